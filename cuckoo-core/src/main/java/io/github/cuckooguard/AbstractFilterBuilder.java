@@ -1,0 +1,190 @@
+package io.github.cuckooguard;
+
+import io.github.cuckooguard.internal.FilterCore;
+import io.github.cuckooguard.internal.Sizing;
+import io.github.cuckooguard.internal.Table;
+import java.security.SecureRandom;
+
+/**
+ * Settings shared by {@link CuckooFilter.Builder} and {@link LongCuckooFilter.Builder}. Each
+ * setter checks its value at once and may be called only once; the message names the bad value
+ * and the accepted range. Not thread-safe; a builder may build any number of filters.
+ *
+ * @param <B> the concrete builder, returned by every setter
+ */
+public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> {
+
+  /** Capacity used when {@link #expectedInsertions} is not set (RedisBloom's cf-initial-size). */
+  public static final long DEFAULT_EXPECTED_INSERTIONS = 1024;
+  /** Target false-positive probability used when neither fpp nor fingerprint bits are set. */
+  public static final double DEFAULT_FPP = 0.01;
+  /** Slots per bucket unless set. */
+  public static final int DEFAULT_BUCKET_SIZE = 4;
+  /** Kick-search budget per insert unless set. */
+  public static final int DEFAULT_MAX_KICKS = 500;
+  /** Growth unless set: 1 appends sub-filters of the first one's size when full. */
+  public static final int DEFAULT_EXPANSION = 1;
+  /** Largest accepted {@link #expectedInsertions}. */
+  public static final long MAX_EXPECTED_INSERTIONS = 1L << 40;
+
+  private static final SecureRandom SEEDS = new SecureRandom();
+
+  private long expectedInsertions = -1;
+  private double fpp = -1;
+  private int fingerprintBits = -1;
+  private int bucketSize = -1;
+  private int maxKicks = -1;
+  private int expansion = -1;
+  private boolean seedSet;
+  private long seed;
+
+  AbstractFilterBuilder() {}
+
+  @SuppressWarnings("unchecked")
+  private B self() {
+    return (B) this;
+  }
+
+  /**
+   * The number of keys the filter is sized for: it holds that many before its first failed insert,
+   * at a load of {@value Sizing#DESIGN_LOAD} for 4-slot buckets (0.84 for 2, 0.98 for 8).
+   * Default {@value #DEFAULT_EXPECTED_INSERTIONS}.
+   *
+   * @param expectedInsertions in [1, 2^40]
+   */
+  public B expectedInsertions(long expectedInsertions) {
+    requireUnset(this.expectedInsertions < 0, "expectedInsertions", this.expectedInsertions);
+    if (expectedInsertions < 1 || expectedInsertions > MAX_EXPECTED_INSERTIONS) {
+      throw new IllegalArgumentException("expectedInsertions (" + expectedInsertions
+          + ") must be in [1, " + MAX_EXPECTED_INSERTIONS + "]");
+    }
+    this.expectedInsertions = expectedInsertions;
+    return self();
+  }
+
+  /**
+   * The target false-positive probability at the sized capacity; picks the fingerprint width
+   * {@code f = ⌈log2(2·b·0.95 / fpp)⌉} (at least 4). Exclusive with {@link #fingerprintBits}.
+   * Default {@value #DEFAULT_FPP}.
+   *
+   * @param fpp in (0, 1), and not below what 16-bit fingerprints reach (≈ 1.2e-4 at b = 4)
+   */
+  public B fpp(double fpp) {
+    requireUnset(this.fpp < 0, "fpp", this.fpp);
+    if (fingerprintBits >= 0) {
+      throw new IllegalStateException("fpp cannot be set together with fingerprintBits ("
+          + fingerprintBits + "); set one of them");
+    }
+    if (!(fpp > 0 && fpp < 1)) {
+      throw new IllegalArgumentException("fpp (" + fpp + ") must be in (0, 1)");
+    }
+    this.fpp = fpp;
+    return self();
+  }
+
+  /**
+   * Bits per fingerprint, instead of deriving them from {@link #fpp}: 8 ≈ 3 %, 12 ≈ 0.2 %,
+   * 16 ≈ 0.01 % at b = 4 and full load.
+   *
+   * @param fingerprintBits in [4, 16]
+   */
+  public B fingerprintBits(int fingerprintBits) {
+    requireUnset(this.fingerprintBits < 0, "fingerprintBits", this.fingerprintBits);
+    if (fpp >= 0) {
+      throw new IllegalStateException("fingerprintBits cannot be set together with fpp (" + fpp
+          + "); set one of them");
+    }
+    if (fingerprintBits < 4 || fingerprintBits > 16) {
+      throw new IllegalArgumentException("fingerprintBits (" + fingerprintBits + ") must be in [4, 16]");
+    }
+    this.fingerprintBits = fingerprintBits;
+    return self();
+  }
+
+  /**
+   * Slots per bucket (default {@value #DEFAULT_BUCKET_SIZE}). Larger buckets fill further
+   * (b = 2: ~84 %, 4: ~95 %, 8: ~98 %) but raise the false-positive rate per bit.
+   *
+   * @param bucketSize 2, 4 or 8
+   */
+  public B bucketSize(int bucketSize) {
+    requireUnset(this.bucketSize < 0, "bucketSize", this.bucketSize);
+    if (bucketSize != 2 && bucketSize != 4 && bucketSize != 8) {
+      throw new IllegalArgumentException("bucketSize (" + bucketSize + ") must be 2, 4 or 8");
+    }
+    this.bucketSize = bucketSize;
+    return self();
+  }
+
+  /**
+   * How many buckets an insert may search for a kick path before it reports the filter full
+   * (RedisBloom's MAXITERATIONS; default {@value #DEFAULT_MAX_KICKS}).
+   *
+   * @param maxKicks in [1, 65535]
+   */
+  public B maxKicks(int maxKicks) {
+    requireUnset(this.maxKicks < 0, "maxKicks", this.maxKicks);
+    if (maxKicks < 1 || maxKicks > 65535) {
+      throw new IllegalArgumentException("maxKicks (" + maxKicks + ") must be in [1, 65535]");
+    }
+    this.maxKicks = maxKicks;
+    return self();
+  }
+
+  /**
+   * Growth when full (RedisBloom's EXPANSION): 0 keeps the size fixed and a full filter rejects
+   * adds; e ≥ 1 appends a sub-filter e times the size of the previous one, up to
+   * {@value FilterCore#MAX_SUB_FILTERS} sub-filters. Each sub-filter adds to the false-positive
+   * rate. Default {@value #DEFAULT_EXPANSION}.
+   *
+   * @param expansion in [0, 32768]
+   */
+  public B expansion(int expansion) {
+    requireUnset(this.expansion < 0, "expansion", this.expansion);
+    if (expansion < 0 || expansion > 32768) {
+      throw new IllegalArgumentException("expansion (" + expansion + ") must be in [0, 32768]");
+    }
+    this.expansion = expansion;
+    return self();
+  }
+
+  /**
+   * The hash seed. By default each filter draws a random one, so that keys cannot be chosen to
+   * collide; set it to build filters that can exchange dumps or must behave reproducibly.
+   */
+  public B seed(long seed) {
+    requireUnset(!seedSet, "seed", this.seed);
+    this.seedSet = true;
+    this.seed = seed;
+    return self();
+  }
+
+  private static void requireUnset(boolean unset, String name, Object current) {
+    if (!unset) {
+      throw new IllegalStateException(name + " was already set to " + current);
+    }
+  }
+
+  /** The engine for these settings; throws if the table cannot be allocated. */
+  FilterCore buildCore() {
+    int b = bucketSize < 0 ? DEFAULT_BUCKET_SIZE : bucketSize;
+    int f = fingerprintBits;
+    if (f < 0) {
+      double p = fpp < 0 ? DEFAULT_FPP : fpp;
+      f = Sizing.fingerprintBits(p, b);
+      if (f < 0) {
+        throw new IllegalArgumentException("fpp (" + p + ") is below what 16-bit fingerprints reach at bucketSize "
+            + b + "; the smallest is " + Sizing.minFpp(b));
+      }
+    }
+    long expected = expectedInsertions < 0 ? DEFAULT_EXPECTED_INSERTIONS : expectedInsertions;
+    long n = Sizing.buckets(expected, b);
+    if (n < 0 || Table.wordCountOrMinus1Public(f, b, (int) n) < 0) {
+      throw new IllegalArgumentException("expectedInsertions (" + expected + ") needs more than a Java array"
+          + " can index at " + f + "-bit fingerprints; lower it, or shard keys over several filters");
+    }
+    long s = seedSet ? seed : SEEDS.nextLong();
+    return new FilterCore(f, b, (int) n, maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
+        expansion < 0 ? DEFAULT_EXPANSION : expansion, s);
+  }
+}

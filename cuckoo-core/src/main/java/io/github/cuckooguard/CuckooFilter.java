@@ -1,0 +1,231 @@
+package io.github.cuckooguard;
+
+import com.dynatrace.hash4j.hashing.HashFunnel;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+import io.github.cuckooguard.internal.DumpFormat;
+import io.github.cuckooguard.internal.FilterCore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collection;
+import java.util.Objects;
+
+/**
+ * A cuckoo filter: a compact set membership test with one-sided error that, unlike a Bloom
+ * filter, can delete. {@link #mightContain} never answers false for a key that was added and not
+ * removed; it answers true for a key never added with a small probability ({@link #expectedFpp()}).
+ *
+ * <p>Operations mirror RedisBloom's CF.* commands one to one (named in each method's doc).
+ * Keys are turned into bytes by a {@link Funnel} and hashed with XXH3 (hash4j), seeded per filter.
+ * Storage is about {@code f / 0.95} bits per key at the sized capacity ({@code f} the fingerprint
+ * width), for any capacity, with no object per key.
+ *
+ * <p>Thread safety: every method may be called from any number of threads. Lookups take no lock
+ * and never miss a fingerprint that a concurrent insert is moving; writers are serialised by one
+ * lock per filter. All operations are linearizable against a multiset of fingerprints.
+ *
+ * <pre>{@code
+ * CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())
+ *     .expectedInsertions(1_000_000).fpp(0.001).build();
+ * filter.add("alice");
+ * filter.mightContain("alice");   // true
+ * filter.remove("alice");
+ * }</pre>
+ *
+ * @param <T> the key type
+ */
+public final class CuckooFilter<T> extends AbstractCuckooFilter {
+
+  private final Funnel<? super T> funnel;
+  private final HashFunnel<T> hashFunnel;
+  private final Hasher64 hasher;
+
+  private CuckooFilter(FilterCore core, Funnel<? super T> funnel) {
+    super(core);
+    this.funnel = funnel;
+    this.hashFunnel = funnel::funnel;
+    this.hasher = Hashing.xxh3_64(core.seed());
+  }
+
+  /** A builder for filters of keys funnelled by {@code funnel}. */
+  public static <T> Builder<T> newBuilder(Funnel<? super T> funnel) {
+    return new Builder<>(Objects.requireNonNull(funnel, "funnel"));
+  }
+
+  long hash(T key) {
+    return hasher.hashToLong(Objects.requireNonNull(key, "key"), hashFunnel);
+  }
+
+  @Override
+  String funnelId() {
+    return funnel.id();
+  }
+
+  /**
+   * Stores one more fingerprint of {@code key} (CF.ADD). Adding a key twice stores two copies;
+   * each {@link #remove} takes one away. To track a set of keys that may later be removed, add
+   * each key once when it enters the set (see {@link CuckooGuard}).
+   *
+   * @return true if stored; false if the filter is full and cannot grow ({@code expansion} 0 or
+   *     its sub-filter limit reached), in which case nothing that was stored is lost
+   * @throws NullPointerException if {@code key} is null
+   */
+  public boolean add(T key) {
+    return core.add(hash(key));
+  }
+
+  /**
+   * Stores a fingerprint only if {@link #mightContain} is false for {@code key}, atomically
+   * (CF.ADDNX).
+   *
+   * <p><b>Do not use this to de-duplicate keys that may later be removed.</b> Two different keys
+   * can share a fingerprint and a bucket pair; the second is then not stored, and removing the
+   * first makes the second a false negative. Track key-level presence outside the filter instead
+   * (that is what {@link CuckooGuard} and the adapters do).
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public AddResult addIfAbsent(T key) {
+    return result(core.addIfAbsent(hash(key)));
+  }
+
+  static AddResult result(int code) {
+    return code == FilterCore.RESULT_ADDED
+        ? AddResult.ADDED
+        : code == FilterCore.RESULT_EXISTS ? AddResult.ALREADY_PRESENT : AddResult.FULL;
+  }
+
+  /**
+   * False if {@code key} is definitely not in the filter; true if it was added and not removed,
+   * or, with probability about {@link #expectedFpp()}, if it never was (CF.EXISTS).
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public boolean mightContain(T key) {
+    return core.contains(hash(key));
+  }
+
+  /**
+   * {@link #mightContain} for each key, in iteration order (CF.MEXISTS).
+   *
+   * @throws NullPointerException if {@code keys} or any key is null (checked before any lookup)
+   */
+  public boolean[] mightContainAll(Collection<? extends T> keys) {
+    long[] hashes = hashes(keys);
+    boolean[] out = new boolean[hashes.length];
+    for (int i = 0; i < hashes.length; i++) {
+      out[i] = core.contains(hashes[i]);
+    }
+    return out;
+  }
+
+  /**
+   * {@link #add} for each key, in iteration order, continuing after a failure (CF.INSERT).
+   *
+   * @return per key, true if stored
+   * @throws NullPointerException if {@code keys} or any key is null (checked before any add)
+   */
+  public boolean[] addAll(Collection<? extends T> keys) {
+    long[] hashes = hashes(keys);
+    boolean[] out = new boolean[hashes.length];
+    for (int i = 0; i < hashes.length; i++) {
+      out[i] = core.add(hashes[i]);
+    }
+    return out;
+  }
+
+  /**
+   * {@link #addIfAbsent} for each key, in iteration order, continuing after a failure
+   * (CF.INSERTNX). The warning on {@link #addIfAbsent} applies.
+   *
+   * @throws NullPointerException if {@code keys} or any key is null (checked before any add)
+   */
+  public AddResult[] addAllIfAbsent(Collection<? extends T> keys) {
+    long[] hashes = hashes(keys);
+    AddResult[] out = new AddResult[hashes.length];
+    for (int i = 0; i < hashes.length; i++) {
+      out[i] = result(core.addIfAbsent(hashes[i]));
+    }
+    return out;
+  }
+
+  private long[] hashes(Collection<? extends T> keys) {
+    Objects.requireNonNull(keys, "keys");
+    long[] hashes = new long[keys.size()];
+    int i = 0;
+    for (T key : keys) {
+      if (key == null) {
+        throw new NullPointerException("keys[" + i + "] is null");
+      }
+      hashes[i++] = hash(key);
+    }
+    return hashes;
+  }
+
+  /**
+   * Copies of {@code key}'s fingerprint in its buckets over all sub-filters (CF.COUNT): at least
+   * the number of times the key was added and not removed, more if other keys collide.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public int count(T key) {
+    return core.count(hash(key));
+  }
+
+  /**
+   * Removes one copy of {@code key}'s fingerprint (CF.DEL).
+   *
+   * <p><b>Remove only keys that were added.</b> Removing a key that was never added can remove
+   * another key's copy when the two share a fingerprint and bucket, and that other key then
+   * becomes a false negative.
+   *
+   * @return true if a copy was removed
+   * @throws NullPointerException if {@code key} is null
+   */
+  public boolean remove(T key) {
+    return core.remove(hash(key));
+  }
+
+  /**
+   * Reads a filter written by {@link #writeTo}.
+   *
+   * @param funnel the funnel it was written with (checked by {@link Funnel#id()})
+   * @throws IOException if the stream fails, or the data is truncated, corrupt (checksums), of an
+   *     unknown format version or hash scheme
+   * @throws IllegalArgumentException if the dump was written with another funnel
+   */
+  public static <T> CuckooFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
+    Objects.requireNonNull(in, "in");
+    Objects.requireNonNull(funnel, "funnel");
+    return new CuckooFilter<>(DumpFormat.read(in, funnel.id()), funnel);
+  }
+
+  /** A loader for the chunks of {@link #scanDump} written with {@code funnel} (CF.LOADCHUNK). */
+  public static <T> ChunkLoader<CuckooFilter<T>> loader(Funnel<? super T> funnel) {
+    Objects.requireNonNull(funnel, "funnel");
+    return new ChunkLoader<>(funnel.id(), core -> new CuckooFilter<>(core, funnel));
+  }
+
+  /**
+   * Builds {@link CuckooFilter}s. See {@link AbstractFilterBuilder} for the settings.
+   *
+   * @param <T> the key type
+   */
+  public static final class Builder<T> extends AbstractFilterBuilder<Builder<T>> {
+    private final Funnel<? super T> funnel;
+
+    private Builder(Funnel<? super T> funnel) {
+      this.funnel = funnel;
+    }
+
+    /**
+     * A new, empty filter.
+     *
+     * @throws IllegalArgumentException if the settings need a table larger than a Java array,
+     *     or an fpp that 16-bit fingerprints cannot reach
+     */
+    public CuckooFilter<T> build() {
+      return new CuckooFilter<>(buildCore(), funnel);
+    }
+  }
+}

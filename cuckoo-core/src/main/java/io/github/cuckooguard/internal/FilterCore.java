@@ -1,0 +1,283 @@
+package io.github.cuckooguard.internal;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The hash-level engine behind every public filter: a chain of {@link Table}s (sub-filters, as
+ * RedisBloom's EXPANSION) operating on 64-bit hashes. Keys and funnels live in the public
+ * classes; this class never sees them and never allocates on {@link #contains}, {@link #add},
+ * {@link #remove} or {@link #count}.
+ *
+ * <p>Growth: table {@code t} has {@code expansion^t} segments of {@code n} buckets each (all
+ * tables share {@code n}, see {@link Table}). An add tries an empty slot in every table, oldest
+ * first, then a kick path in the newest table, then appends a table if {@code expansion > 0}.
+ * A delete looks newest first (as RedisBloom's CF.DEL).
+ *
+ * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
+ */
+public final class FilterCore {
+
+  /** Sub-filters at most, as RedisBloom's default {@code cf-max-expansions}. */
+  public static final int MAX_SUB_FILTERS = 32;
+
+  public static final int RESULT_ADDED = 1;
+  public static final int RESULT_EXISTS = 0;
+  public static final int RESULT_FULL = -1;
+
+  final int fingerprintBits;
+  final int bucketSize;
+  final int localBuckets;
+  final int maxKicks;
+  final int expansion;
+  final long seed;
+  private final long slotMask;
+  private final int half;
+  private final ReentrantLock lock = new ReentrantLock();
+
+  private volatile Table[] tables;
+  private volatile long items;
+  private volatile long deletes;
+
+  public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed) {
+    this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed,
+        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0);
+  }
+
+  FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes) {
+    this.fingerprintBits = f;
+    this.bucketSize = b;
+    this.localBuckets = n;
+    this.maxKicks = maxKicks;
+    this.expansion = expansion;
+    this.seed = seed;
+    this.slotMask = (1L << f) - 1;
+    this.half = n >>> 1;
+    this.tables = tables;
+    this.items = items;
+    this.deletes = deletes;
+  }
+
+  // ---- lookups (lock-free) ----
+
+  public boolean contains(long hash) {
+    long fp = Table.fingerprint(hash, slotMask);
+    int l1 = Table.primaryIndex(hash, localBuckets);
+    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    Table[] ts = tables;
+    for (int i = ts.length - 1; i >= 0; i--) {
+      Table t = ts[i];
+      long base = t.segmentBase(hash);
+      if (t.contains(fp, base + l1, base + l2)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public int count(long hash) {
+    long fp = Table.fingerprint(hash, slotMask);
+    int l1 = Table.primaryIndex(hash, localBuckets);
+    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    int c = 0;
+    for (Table t : tables) {
+      long base = t.segmentBase(hash);
+      c += t.count(fp, base + l1, base + l2);
+    }
+    return c;
+  }
+
+  // ---- writes ----
+
+  /** CF.ADD: stores one more copy. False only if it could not be stored; nothing is lost then. */
+  public boolean add(long hash) {
+    lock.lock();
+    try {
+      return addLocked(hash);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** CF.ADDNX: one of {@link #RESULT_ADDED}, {@link #RESULT_EXISTS}, {@link #RESULT_FULL}. */
+  public int addIfAbsent(long hash) {
+    lock.lock();
+    try {
+      if (contains(hash)) {
+        return RESULT_EXISTS;
+      }
+      return addLocked(hash) ? RESULT_ADDED : RESULT_FULL;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean addLocked(long hash) {
+    long fp = Table.fingerprint(hash, slotMask);
+    int l1 = Table.primaryIndex(hash, localBuckets);
+    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    Table[] ts = tables;
+    for (Table t : ts) {
+      long base = t.segmentBase(hash);
+      if (t.tryPlace(fp, base + l1, base + l2)) {
+        items++;
+        return true;
+      }
+    }
+    Table last = ts[ts.length - 1];
+    long base = last.segmentBase(hash);
+    if (last.kickInsert(fp, base + l1, base + l2, base)) {
+      items++;
+      return true;
+    }
+    Table grown = grow(ts);
+    if (grown == null) {
+      return false;
+    }
+    base = grown.segmentBase(hash);
+    if (grown.tryPlace(fp, base + l1, base + l2)) {
+      items++;
+      return true;
+    }
+    return false;
+  }
+
+  /** Appends a sub-filter if expansion allows; null if the filter cannot grow. */
+  private Table grow(Table[] ts) {
+    if (expansion == 0 || ts.length >= MAX_SUB_FILTERS) {
+      return null;
+    }
+    long segments = (long) ts[ts.length - 1].segments * expansion;
+    if (segments > Integer.MAX_VALUE
+        || Table.wordCountOrMinus1(fingerprintBits, bucketSize, localBuckets, segments) < 0) {
+      return null;
+    }
+    Table t;
+    try {
+      t = new Table(fingerprintBits, bucketSize, localBuckets, (int) segments, maxKicks);
+    } catch (OutOfMemoryError e) {
+      return null;
+    }
+    Table[] next = Arrays.copyOf(ts, ts.length + 1);
+    next[ts.length] = t;
+    tables = next;
+    return t;
+  }
+
+  /** CF.DEL: removes one copy, newest sub-filter first. */
+  public boolean remove(long hash) {
+    long fp = Table.fingerprint(hash, slotMask);
+    int l1 = Table.primaryIndex(hash, localBuckets);
+    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    lock.lock();
+    try {
+      Table[] ts = tables;
+      for (int i = ts.length - 1; i >= 0; i--) {
+        Table t = ts[i];
+        long base = t.segmentBase(hash);
+        if (t.delete(fp, base + l1, base + l2)) {
+          items--;
+          deletes++;
+          return true;
+        }
+      }
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  // ---- facts ----
+
+  public long size() {
+    return items;
+  }
+
+  public long deletes() {
+    return deletes;
+  }
+
+  public int fingerprintBits() {
+    return fingerprintBits;
+  }
+
+  public int bucketSize() {
+    return bucketSize;
+  }
+
+  public int localBuckets() {
+    return localBuckets;
+  }
+
+  public int maxKicks() {
+    return maxKicks;
+  }
+
+  public int expansion() {
+    return expansion;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public int subFilters() {
+    return tables.length;
+  }
+
+  public long totalBuckets() {
+    long n = 0;
+    for (Table t : tables) {
+      n += t.totalBuckets;
+    }
+    return n;
+  }
+
+  public long slots() {
+    return totalBuckets() * bucketSize;
+  }
+
+  public long bytes() {
+    long n = 0;
+    for (Table t : tables) {
+      n += t.bytes();
+    }
+    return n;
+  }
+
+  public double loadFactor() {
+    return (double) items / slots();
+  }
+
+  /**
+   * Probability that a key never added answers true, from the current fill: for each
+   * sub-filter, 1 − (1 − 1/(2^f − 1))^(2·b·load), combined over sub-filters.
+   */
+  public double expectedFpp() {
+    double pMiss = 1.0;
+    double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
+    for (Table t : tables) {
+      double load = (double) t.items / t.slots();
+      pMiss *= Math.pow(1 - perSlot, 2.0 * bucketSize * load);
+    }
+    return 1 - pMiss;
+  }
+
+  /** Runs {@code action} holding the writer lock (for consistent snapshots). */
+  public <R> R locked(java.util.function.Supplier<R> action) {
+    lock.lock();
+    try {
+      return action.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  Table[] tables() {
+    return tables;
+  }
+
+  long itemsRaw() {
+    return items;
+  }
+}

@@ -1,0 +1,434 @@
+package io.github.cuckooguard.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One cuckoo hash table (a sub-filter): {@code segments × localBuckets} buckets of {@code b}
+ * slots of {@code f} bits, bit-packed in a {@code long[]}.
+ *
+ * <pre>
+ * Layout
+ *   bucket i occupies bits [i·b·f, (i+1)·b·f) of the little-endian bit string formed by data[];
+ *   slot j of bucket i is bits [i·b·f + j·f, … + f). 0 means empty. One spare word at the end
+ *   lets every read fetch the two words around a bucket without a bounds branch, so a bucket of
+ *   up to 64 bits (b = 4 and f ≤ 16) is one 64-bit "window": two plain word reads, a shift and
+ *   a mask. The fingerprint is then matched against all lanes at once (SWAR zero-lane test,
+ *   exact: (x − lows) &amp; ~x &amp; highs ≠ 0 iff some lane of x is 0, with x = window ^ fp·lows).
+ *   Buckets wider than 64 bits (b = 8 and f &gt; 8) are read as two windows of four lanes.
+ *
+ * Indexing (partial-key cuckoo hashing, Fan et al., CoNEXT 2014), for a 64-bit hash h:
+ *   fp = low f bits of h, 0 mapped to 1;
+ *   l1 = ((h &gt;&gt;&gt; 32) · n) &gt;&gt;&gt; 32                         multiply-shift, no division;
+ *   l2 = alt(l1, fp) = (n − l1 − r(fp)) mod n, r(fp) odd in [1, n−1].
+ *   alt is an involution and, n being even, never maps a bucket to itself (n − 2l is even, r is
+ *   odd), so the table can be sized to any even bucket count instead of a power of two.
+ *   A table made of m segments (growth, see FilterCore) picks a segment from other hash bits and
+ *   applies l1/l2 inside it; all tables share n, so a key has the same bucket pair (l1, l2) in
+ *   every table and two keys that collide in a larger table collide in every smaller one. That
+ *   makes a delete of a key that was added safe whichever table the matching copy is in.
+ *
+ * Concurrency
+ *   Writers are serialised by the owner's lock (one writer at a time per filter). Readers take no
+ *   lock. Placing a fingerprint in an empty slot or clearing one is a single release store per
+ *   word. A kick path is searched first (breadth-first, bounded by maxKicks nodes, nothing moved)
+ *   and then executed from its free end backwards, each step copying a fingerprint into its new
+ *   slot before the slot it came from is overwritten, so every fingerprint is in one of its two
+ *   buckets at every instant. That alone does not protect a reader that read bucket A before a
+ *   fingerprint arrived there and bucket B after it left, so moves are also bracketed by striped
+ *   sequence stamps (a seqlock): the writer makes the stamps of every bucket on the path odd,
+ *   moves, then makes them even again. A reader that found no match re-checks the two stamps it
+ *   read before the buckets and retries if either was odd or changed. A positive answer needs no
+ *   check. Inserts and deletes without moves need no stamps: missing a concurrent insert or
+ *   seeing a concurrent delete is linearizable.
+ * </pre>
+ */
+public final class Table {
+
+  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+  private static final long MIX = 0x9E3779B97F4A7C15L;
+  private static final int STAMP_STRIPES = 1024;
+
+  final int fingerprintBits;
+  final int bucketSize;
+  final int localBuckets;
+  final int segments;
+  final long totalBuckets;
+  final long[] data;
+
+  private final int bucketBits;
+  private final long slotMask;
+  private final int half;
+  private final int windows;
+  private final int windowBits;
+  private final long windowMask;
+  private final long lows;
+  private final long highs;
+  private final long[] stamps;
+  private final int stampMask;
+
+  /** Items stored in this table; written under the owner's lock. */
+  long items;
+
+  // Breadth-first search scratch, used under the owner's lock only.
+  private final long[] qBucket;
+  private final long[] qBase;
+  private final int[] qParent;
+  private final int[] qSlot;
+  private final int[] marked;
+
+  /**
+   * @param fingerprintBits f in [4, 16]
+   * @param bucketSize b in {2, 4, 8}
+   * @param localBuckets n, even, at least 2
+   * @param segments m, at least 1, n·m·b·f/64 must fit an array
+   * @param maxKicks nodes the kick search may visit
+   */
+  Table(int fingerprintBits, int bucketSize, int localBuckets, int segments, int maxKicks) {
+    this(fingerprintBits, bucketSize, localBuckets, segments, maxKicks, null);
+  }
+
+  Table(int f, int b, int n, int m, int maxKicks, long[] words) {
+    this.fingerprintBits = f;
+    this.bucketSize = b;
+    this.localBuckets = n;
+    this.segments = m;
+    this.totalBuckets = (long) n * m;
+    this.bucketBits = b * f;
+    this.slotMask = (1L << f) - 1;
+    this.half = n >>> 1;
+    this.windows = bucketBits <= 64 ? 1 : 2;
+    int lanes = b / windows;
+    this.windowBits = lanes * f;
+    this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
+    long lo = 0;
+    for (int i = 0; i < lanes; i++) {
+      lo |= 1L << (i * f);
+    }
+    this.lows = lo;
+    this.highs = lo << (f - 1);
+    this.data = words != null ? words : new long[wordCount(f, b, n, m)];
+    int stripes = (int) Math.min(STAMP_STRIPES, Long.highestOneBit(Math.max(1, totalBuckets)));
+    this.stamps = new long[stripes];
+    this.stampMask = stripes - 1;
+    int q = maxKicks + 2;
+    this.qBucket = new long[q];
+    this.qBase = new long[q];
+    this.qParent = new int[q];
+    this.qSlot = new int[q];
+    this.marked = new int[q + 1];
+  }
+
+  /** Words needed for the bit-packed buckets plus the spare word, or -1 if more than an array holds. */
+  static long wordCountOrMinus1(int f, int b, int n, long m) {
+    long bits = (long) n * m * b * f;
+    if (bits < 0 || bits / ((long) b * f) != (long) n * m) {
+      return -1;
+    }
+    long words = (bits + 63) / 64 + 1;
+    return words > Integer.MAX_VALUE - 16 ? -1 : words;
+  }
+
+  /** Words of a one-segment table, or -1 if more than an array holds. */
+  public static long wordCountOrMinus1Public(int f, int b, int n) {
+    return wordCountOrMinus1(f, b, n, 1);
+  }
+
+  static int wordCount(int f, int b, int n, int m) {
+    long words = wordCountOrMinus1(f, b, n, m);
+    if (words < 0) {
+      throw new IllegalArgumentException(
+          "a table of " + ((long) n * m) + " buckets of " + b + " x " + f
+              + "-bit slots is larger than a Java array can index; lower expectedInsertions");
+    }
+    return (int) words;
+  }
+
+  // ---- hash to position (shared by every table of a filter: same n) ----
+
+  static long fingerprint(long hash, long slotMask) {
+    long fp = hash & slotMask;
+    return fp | ((fp - 1) >>> 63);
+  }
+
+  static int primaryIndex(long hash, int n) {
+    return (int) (((hash >>> 32) * n) >>> 32);
+  }
+
+  static int altIndex(int l, long fp, int n, int half) {
+    long m = (fp * MIX) >>> 32;
+    int r = (int) ((m * half) >>> 32) * 2 + 1;
+    int t = n - l - r;
+    return t + ((t >> 31) & n);
+  }
+
+  int alt(int l, long fp) {
+    return altIndex(l, fp, localBuckets, half);
+  }
+
+  /** First bucket of the segment this hash falls into. */
+  long segmentBase(long hash) {
+    if (segments == 1) {
+      return 0;
+    }
+    long x = (hash ^ (hash >>> 33)) * 0xFF51AFD7ED558CCDL;
+    x ^= x >>> 33;
+    long seg = ((x >>> 32) * segments) >>> 32;
+    return seg * localBuckets;
+  }
+
+  // ---- reads ----
+
+  private long window(long bitPos) {
+    int w = (int) (bitPos >>> 6);
+    int off = (int) bitPos & 63;
+    return ((data[w] >>> off) | ((data[w + 1] << 1) << (63 - off))) & windowMask;
+  }
+
+  private long slot(long bucket, int j) {
+    long pos = bucket * bucketBits + (long) j * fingerprintBits;
+    int w = (int) (pos >>> 6);
+    int off = (int) pos & 63;
+    return ((data[w] >>> off) | ((data[w + 1] << 1) << (63 - off))) & slotMask;
+  }
+
+  private boolean matches(long b1, long b2, long fp) {
+    long rep = fp * lows;
+    long p1 = b1 * bucketBits;
+    long p2 = b2 * bucketBits;
+    long x = window(p1) ^ rep;
+    long y = window(p2) ^ rep;
+    long hit = ((x - lows) & ~x) | ((y - lows) & ~y);
+    if (windows == 2) {
+      x = window(p1 + windowBits) ^ rep;
+      y = window(p2 + windowBits) ^ rep;
+      hit |= ((x - lows) & ~x) | ((y - lows) & ~y);
+    }
+    return (hit & highs) != 0;
+  }
+
+  /** Lock-free membership test of fingerprint {@code fp} in buckets {@code b1}, {@code b2}. */
+  boolean contains(long fp, long b1, long b2) {
+    int s1 = (int) b1 & stampMask;
+    int s2 = (int) b2 & stampMask;
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(stamps, s1);
+      long v2 = (long) LONGS.getAcquire(stamps, s2);
+      if (matches(b1, b2, fp)) {
+        return true;
+      }
+      VarHandle.acquireFence();
+      if (((v1 | v2) & 1) == 0
+          && v1 == (long) LONGS.getOpaque(stamps, s1)
+          && v2 == (long) LONGS.getOpaque(stamps, s2)) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /** Copies of {@code fp} in the two buckets (racy under concurrent moves; exact when quiescent). */
+  int count(long fp, long b1, long b2) {
+    int c = 0;
+    for (int j = 0; j < bucketSize; j++) {
+      if (slot(b1, j) == fp) {
+        c++;
+      }
+      if (slot(b2, j) == fp) {
+        c++;
+      }
+    }
+    return c;
+  }
+
+  // ---- writes: caller holds the owner's lock ----
+
+  private void write(long bucket, int j, long oldFp, long newFp) {
+    long pos = bucket * bucketBits + (long) j * fingerprintBits;
+    int w = (int) (pos >>> 6);
+    int off = (int) pos & 63;
+    long delta = oldFp ^ newFp;
+    LONGS.setRelease(data, w, data[w] ^ (delta << off));
+    if (off + fingerprintBits > 64) {
+      LONGS.setRelease(data, w + 1, data[w + 1] ^ (delta >>> (64 - off)));
+    }
+  }
+
+  private int freeSlot(long bucket) {
+    for (int j = 0; j < bucketSize; j++) {
+      if (slot(bucket, j) == 0) {
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /** Places {@code fp} in an empty slot of either bucket, without moving anything. */
+  boolean tryPlace(long fp, long b1, long b2) {
+    int j = freeSlot(b1);
+    if (j >= 0) {
+      write(b1, j, 0, fp);
+      items++;
+      return true;
+    }
+    j = freeSlot(b2);
+    if (j >= 0) {
+      write(b2, j, 0, fp);
+      items++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Stores {@code fp} by moving other fingerprints along the shortest path found by a
+   * breadth-first search of at most {@code maxKicks} nodes. Returns false, with the table
+   * unchanged, if there is no such path. Call only after {@link #tryPlace} failed.
+   */
+  boolean kickInsert(long fp, long b1, long b2, long base) {
+    int cap = qBucket.length;
+    int tail = 0;
+    qBucket[tail] = b1;
+    qBase[tail] = base;
+    qParent[tail] = -1;
+    qSlot[tail] = -1;
+    tail++;
+    qBucket[tail] = b2;
+    qBase[tail] = base;
+    qParent[tail] = -1;
+    qSlot[tail] = -1;
+    tail++;
+    for (int head = 0; head < tail; head++) {
+      long x = qBucket[head];
+      long xb = qBase[head];
+      for (int j = 0; j < bucketSize; j++) {
+        long v = slot(x, j);
+        long y = xb + alt((int) (x - xb), v);
+        int e = freeSlot(y);
+        if (e >= 0) {
+          if (validPath(head, j)) {
+            execute(head, j, y, e, fp);
+            items++;
+            return true;
+          }
+        } else if (tail < cap) {
+          qBucket[tail] = y;
+          qBase[tail] = xb;
+          qParent[tail] = head;
+          qSlot[tail] = j;
+          tail++;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A path must not displace the same slot twice (a bucket may repeat with another slot). */
+  private boolean validPath(int node, int slot) {
+    for (int a = node, sa = slot; a >= 0; sa = qSlot[a], a = qParent[a]) {
+      for (int c = qParent[a], sc = qSlot[a]; c >= 0; sc = qSlot[c], c = qParent[c]) {
+        if (qBucket[c] == qBucket[a] && sc == sa) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void execute(int node, int slot, long free, int freeSlot, long fp) {
+    int nMarked = 0;
+    nMarked = mark(free, nMarked);
+    for (int a = node; a >= 0; a = qParent[a]) {
+      nMarked = mark(qBucket[a], nMarked);
+    }
+    VarHandle.storeStoreFence();
+
+    long moving = slot(qBucket[node], slot);
+    write(free, freeSlot, 0, moving);
+    int a = node;
+    int sa = slot;
+    while (true) {
+      long bucket = qBucket[a];
+      long current = slot(bucket, sa);
+      int parent = qParent[a];
+      long incoming = parent < 0 ? fp : slot(qBucket[parent], qSlot[a]);
+      write(bucket, sa, current, incoming);
+      if (parent < 0) {
+        break;
+      }
+      sa = qSlot[a];
+      a = parent;
+    }
+
+    for (int i = 0; i < nMarked; i++) {
+      int s = marked[i];
+      LONGS.setRelease(stamps, s, stamps[s] + 1);
+    }
+  }
+
+  private int mark(long bucket, int nMarked) {
+    int s = (int) bucket & stampMask;
+    long v = stamps[s];
+    if ((v & 1) == 0) {
+      LONGS.setOpaque(stamps, s, v + 1);
+      marked[nMarked++] = s;
+    }
+    return nMarked;
+  }
+
+  /** Clears one copy of {@code fp} from either bucket; false if neither holds it. */
+  boolean delete(long fp, long b1, long b2) {
+    for (int j = 0; j < bucketSize; j++) {
+      if (slot(b1, j) == fp) {
+        write(b1, j, fp, 0);
+        items--;
+        return true;
+      }
+    }
+    for (int j = 0; j < bucketSize; j++) {
+      if (slot(b2, j) == fp) {
+        write(b2, j, fp, 0);
+        items--;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  long slots() {
+    return totalBuckets * bucketSize;
+  }
+
+  long bytes() {
+    return (long) data.length * Long.BYTES;
+  }
+
+  /** Counts occupied slots by scanning; used to validate loaded dumps. */
+  long countOccupied() {
+    long c = 0;
+    for (long i = 0; i < totalBuckets; i++) {
+      for (int j = 0; j < bucketSize; j++) {
+        if (slot(i, j) != 0) {
+          c++;
+        }
+      }
+    }
+    return c;
+  }
+
+  /** True if the bits past the last bucket (padding) are all zero; used to validate dumps. */
+  boolean paddingIsClear() {
+    long usedBits = totalBuckets * bucketBits;
+    int w = (int) (usedBits >>> 6);
+    int off = (int) usedBits & 63;
+    if (off != 0 && (data[w] >>> off) != 0) {
+      return false;
+    }
+    for (int i = off == 0 ? w : w + 1; i < data.length; i++) {
+      if (data[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
