@@ -1,0 +1,123 @@
+package io.github.cuckooguard.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Group;
+import org.openjdk.jmh.annotations.GroupThreads;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.ThreadParams;
+
+/**
+ * Readers while a writer inserts and deletes. Group {@code mixed}: one reader thread and one
+ * writer thread on the same filter; group {@code alone} ({@link #readerAlone}): the same reader,
+ * same filter and fill, without the writer. The writer's cost to readers is {@code mixed:reader / alone − 1}.
+ *
+ * <p>The filter, sized for {@code n}, permanently holds {@code presentKey(0 … 0.8n − 1)} (the base)
+ * plus a sliding window of {@code 0.1n} churn keys from {@code presentKey(0.8n … n − 1)}: each writer
+ * operation adds the next churn key and removes the one added {@code 0.1n} operations earlier, so
+ * the load stays at 0.9 of capacity (85.5 % of the slots), kick paths happen, and every remove is
+ * of a key whose add happened. Readers probe at a 50 % positive share, their positives drawn from
+ * the base, so their {@code found} counter must stay at or above half the lookups.
+ *
+ * <p>Only thread-safe filters that delete take part: ours and CuckooFilter4J.
+ */
+@State(Scope.Group)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class ConcurrentMixBenchmark {
+
+  @Param({"OURS_8", "OURS_12", "OURS_16", "CF4J_12"})
+  public Impl impl;
+
+  @Param({"1000000"})
+  public int n;
+
+  FilterAdapter filter;
+  long[] probes;
+  private long[] churn;
+  private int window;
+  private int writerStep;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    if (!impl.threadSafe() || !impl.canRemove()) {
+      throw new IllegalArgumentException(impl + " is not a thread-safe filter that deletes");
+    }
+    int base = (int) (n * 0.8);
+    filter = impl.empty(n);
+    InsertBenchmark.addAll(filter, Keys.presentKeys(base));
+    churn = Keys.presentRange(base, n);
+    window = churn.length / 2;
+    for (int i = 0; i < window; i++) {
+      if (!filter.add(churn[i])) {
+        throw new IllegalStateException(impl + " refused a churn key at 85 % load");
+      }
+    }
+    writerStep = window;
+    probes = Keys.probes(base, 50, LookupBenchmark.PROBES, Keys.SEED + 1);
+  }
+
+  /** A reader thread's cursor and counters. */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class Probe extends ProbeCursor {
+    @Setup(Level.Trial)
+    public void start(ConcurrentMixBenchmark benchmark, ThreadParams thread) {
+      attach(benchmark.probes, thread);
+    }
+
+    /** Lookups answered "might contain" in this iteration. */
+    public long found() {
+      return hits;
+    }
+
+    /** Lookups answered "definitely absent" in this iteration. */
+    public long notFound() {
+      return misses;
+    }
+  }
+
+  @Benchmark
+  @Group("mixed")
+  @GroupThreads(1)
+  public void reader(Probe probe) {
+    probe.count(filter.mightContain(probe.next()));
+  }
+
+  /** One add of the next churn key and one remove of the key added {@code window} steps ago. */
+  @Benchmark
+  @Group("mixed")
+  @GroupThreads(1)
+  public boolean writer() {
+    int m = churn.length;
+    int step = writerStep;
+    boolean added = filter.add(churn[step % m]);
+    boolean removed = filter.remove(churn[(step - window) % m]);
+    writerStep = step + 1 == Integer.MAX_VALUE ? window : step + 1;
+    if (!added || !removed) {
+      throw new IllegalStateException(impl + ": add " + added + ", remove " + removed + " at step " + step);
+    }
+    return added;
+  }
+
+  @Benchmark
+  @Group("alone")
+  @GroupThreads(1)
+  public void readerAlone(Probe probe) {
+    probe.count(filter.mightContain(probe.next()));
+  }
+}

@@ -1,0 +1,34 @@
+package io.github.cuckooguard.benchmarks;
+
+/**
+ * The one interface every benchmarked filter is driven through, so that each benchmark method is
+ * written once and the implementation is picked by a JMH {@code @Param} ({@link Impl}). Within
+ * one forked JVM only one implementation is loaded, so calls through this interface stay
+ * monomorphic and are inlined: the adapter adds no virtual call to what is measured.
+ *
+ * <p>Keys are primitive {@code long}s; adapters of object-keyed filters (Guava, CuckooFilter4J)
+ * box them, which is part of what using those filters with {@code long} keys costs.
+ */
+public interface FilterAdapter {
+
+  /** False if {@code key} was definitely never added (or was removed). */
+  boolean mightContain(long key);
+
+  /**
+   * Stores {@code key}. Returns false if the filter refused it because it is full.
+   *
+   * @throws UnsupportedOperationException if the filter is static (built once from all keys)
+   */
+  boolean add(long key);
+
+  /**
+   * Removes one earlier {@link #add} of {@code key}; call only for keys that were added.
+   * Returns false if no copy was found.
+   *
+   * @throws UnsupportedOperationException if the filter cannot delete
+   */
+  boolean remove(long key);
+
+  /** Bits of the filter's storage as allocated (table, bit array), not counting object headers. */
+  long bitsAllocated();
+}

@@ -1,0 +1,156 @@
+package io.github.cuckooguard.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The space and accuracy report (not timed): for each implementation and each key count
+ * {@code n}, the bits its storage allocates per stored key and the false-positive rate measured
+ * over {@code probes} keys that were never added ({@link Keys#absentKey}), plus a check that
+ * every stored key answers "might contain". Writes a CSV that {@link SpaceChart} plots, and prints
+ * a Markdown table with the issue's space targets.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar io.github.cuckooguard.benchmarks.SpaceAccuracyReport \
+ *     [--n 1000000,1048577,16000000,16777217] [--probes 10000000] [--impl OURS_12,GUAVA_12,...] \
+ *     [--out benchmarks/results/space-accuracy.csv]
+ * </pre>
+ */
+public final class SpaceAccuracyReport {
+
+  static final String CSV_HEADER =
+      "n,impl,library,width,bits,bitsPerItem,probes,falsePositives,fpp,falseNegatives";
+
+  /** One implementation at one key count. */
+  record Row(int n, Impl impl, long bits, long probes, long falsePositives, long falseNegatives) {
+    double bitsPerItem() {
+      return (double) bits / n;
+    }
+
+    double fpp() {
+      return (double) falsePositives / probes;
+    }
+
+    String csv() {
+      return String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%.4f,%d,%d,%.8f,%d", n, impl, impl.library(),
+          impl.width(), bits, bitsPerItem(), probes, falsePositives, fpp(), falseNegatives);
+    }
+
+    static Row parse(String line) {
+      String[] f = line.split(",");
+      if (f.length != 10) {
+        throw new IllegalArgumentException("not a row of " + CSV_HEADER + ": " + line);
+      }
+      return new Row(Integer.parseInt(f[0]), Impl.valueOf(f[1]), Long.parseLong(f[4]), Long.parseLong(f[6]),
+          Long.parseLong(f[7]), Long.parseLong(f[9]));
+    }
+  }
+
+  private SpaceAccuracyReport() {}
+
+  /** Builds {@code impl} from {@code keys} and measures it with {@code probes} absent keys. */
+  static Row measure(Impl impl, long[] keys, long probes) {
+    FilterAdapter filter = impl.build(keys);
+    long falseNegatives = 0;
+    for (long key : keys) {
+      if (!filter.mightContain(key)) {
+        falseNegatives++;
+      }
+    }
+    long falsePositives = 0;
+    for (long i = 0; i < probes; i++) {
+      if (filter.mightContain(Keys.absentKey(i))) {
+        falsePositives++;
+      }
+    }
+    return new Row(keys.length, impl, filter.bitsAllocated(), probes, falsePositives, falseNegatives);
+  }
+
+  public static void main(String[] args) throws IOException {
+    int[] ns = {1_000_000, (1 << 20) + 1, 16_000_000, (1 << 24) + 1};
+    long probes = 10_000_000;
+    List<Impl> impls = Arrays.asList(Impl.values());
+    Path out = Path.of("benchmarks/results/space-accuracy.csv");
+    for (int i = 0; i < args.length; i += 2) {
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      if (value == null) {
+        throw new IllegalArgumentException("option " + args[i] + " needs a value");
+      }
+      switch (args[i]) {
+        case "--n" -> ns = Arrays.stream(value.split(",")).mapToInt(Integer::parseInt).toArray();
+        case "--probes" -> probes = Long.parseLong(value);
+        case "--impl" -> impls = Arrays.stream(value.split(",")).map(Impl::valueOf).toList();
+        case "--out" -> out = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + args[i]
+            + "; accepted: --n, --probes, --impl, --out");
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int n : ns) {
+      long[] keys = Keys.presentKeys(n);
+      for (Impl impl : impls) {
+        long start = System.nanoTime();
+        Row row = measure(impl, keys, probes);
+        rows.add(row);
+        System.err.printf(Locale.ROOT, "%-17s n=%-9d %7.3f bits/item  fpp %.6f  (%.1f s)%n", impl, n,
+            row.bitsPerItem(), row.fpp(), (System.nanoTime() - start) / 1e9);
+      }
+    }
+    if (out.getParent() != null) {
+      Files.createDirectories(out.getParent());
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(CSV_HEADER);
+    rows.forEach(r -> lines.add(r.csv()));
+    Files.write(out, lines, StandardCharsets.UTF_8);
+    printMarkdown(rows, System.out);
+    System.err.println("wrote " + out);
+  }
+
+  /** The table, then the ratios the issue asks for. */
+  static void printMarkdown(List<Row> rows, PrintStream out) {
+    out.println("| n | impl | bits/item | measured fpp | false positives / probes | false negatives |");
+    out.println("|---:|---|---:|---:|---:|---:|");
+    for (Row r : rows) {
+      out.printf(Locale.ROOT, "| %d | %s | %.3f | %.5f %% | %d / %d | %d |%n", r.n(), r.impl(), r.bitsPerItem(),
+          100 * r.fpp(), r.falsePositives(), r.probes(), r.falseNegatives());
+    }
+    out.println();
+    out.println("| n | width | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"
+        + " ours ≤ 13.0 bits/item at fpp ≈ 0.1 % |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---|");
+    for (Row ours : rows) {
+      if (ours.impl().library() != Impl.Library.OURS) {
+        continue;
+      }
+      Row guava = find(rows, ours.n(), Impl.valueOf("GUAVA_" + ours.impl().width()));
+      String space = ours.impl().width() == 12
+          ? (ours.bitsPerItem() <= 13.0 ? "met" : "MISSED") : "";
+      if (guava == null) {
+        out.printf(Locale.ROOT, "| %d | %d | %.3f | %.5f %% | | | | %s |%n", ours.n(), ours.impl().width(),
+            ours.bitsPerItem(), 100 * ours.fpp(), space);
+        continue;
+      }
+      double ratio = ours.bitsPerItem() / guava.bitsPerItem();
+      out.printf(Locale.ROOT, "| %d | %d | %.3f | %.5f %% | %.3f | %.5f %% | %.3f %s | %s |%n", ours.n(),
+          ours.impl().width(), ours.bitsPerItem(), 100 * ours.fpp(), guava.bitsPerItem(), 100 * guava.fpp(),
+          ratio, ratio <= 0.9 ? "met" : "MISSED", space);
+    }
+  }
+
+  static Row find(List<Row> rows, int n, Impl impl) {
+    for (Row r : rows) {
+      if (r.n() == n && r.impl() == impl) {
+        return r;
+      }
+    }
+    return null;
+  }
+}
