@@ -30,17 +30,21 @@ import java.lang.invoke.VarHandle;
  *
  * Concurrency
  *   Writers are serialised by the owner's lock (one writer at a time per filter). Readers take no
- *   lock. Placing a fingerprint in an empty slot or clearing one is a single release store per
- *   word. A kick path is searched first (breadth-first, bounded by maxKicks nodes, nothing moved)
+ *   lock. A kick path is searched first (breadth-first, bounded by maxKicks nodes, nothing moved)
  *   and then executed from its free end backwards, each step copying a fingerprint into its new
  *   slot before the slot it came from is overwritten, so every fingerprint is in one of its two
  *   buckets at every instant. That alone does not protect a reader that read bucket A before a
- *   fingerprint arrived there and bucket B after it left, so moves are also bracketed by striped
- *   sequence stamps (a seqlock): the writer makes the stamps of every bucket on the path odd,
- *   moves, then makes them even again. A reader that found no match re-checks the two stamps it
- *   read before the buckets and retries if either was odd or changed. A positive answer needs no
- *   check. Inserts and deletes without moves need no stamps: missing a concurrent insert or
- *   seeing a concurrent delete is linearizable.
+ *   fingerprint arrived there and bucket B after it left, so every write is also bracketed by
+ *   striped sequence stamps (a seqlock): the writer makes the stamps of the buckets it writes odd
+ *   (for a kick, every bucket on the path), writes, then makes them even again. A reader that
+ *   found no match re-checks the two stamps it read before the buckets and retries if either was
+ *   odd or changed. A positive answer needs no check.
+ *   Plain inserts and deletes need the stamps too, not only kicks: keys K and J that share a
+ *   fingerprint and a bucket pair but have opposite primary buckets are indistinguishable in the
+ *   table, so add(J) into A followed by remove(J), which searches J's primary B first and clears
+ *   the copy there, moves "K's" copy from B to A. A reader of K that read A before the add and B
+ *   after the remove would miss K although K was never removed
+ *   (CollidingKeyChurnHidesNoResidentKeyTest).
  * </pre>
  */
 public final class Table {
@@ -263,17 +267,27 @@ public final class Table {
     return -1;
   }
 
+  /** Writes one slot of one bucket inside an odd stamp of that bucket (see Concurrency). */
+  private void writeStamped(long bucket, int j, long oldFp, long newFp) {
+    int s = (int) bucket & stampMask;
+    long v = stamps[s];
+    LONGS.setOpaque(stamps, s, v + 1);
+    VarHandle.storeStoreFence();
+    write(bucket, j, oldFp, newFp);
+    LONGS.setRelease(stamps, s, v + 2);
+  }
+
   /** Places {@code fp} in an empty slot of either bucket, without moving anything. */
   boolean tryPlace(long fp, long b1, long b2) {
     int j = freeSlot(b1);
     if (j >= 0) {
-      write(b1, j, 0, fp);
+      writeStamped(b1, j, 0, fp);
       items++;
       return true;
     }
     j = freeSlot(b2);
     if (j >= 0) {
-      write(b2, j, 0, fp);
+      writeStamped(b2, j, 0, fp);
       items++;
       return true;
     }
@@ -380,14 +394,14 @@ public final class Table {
   boolean delete(long fp, long b1, long b2) {
     for (int j = 0; j < bucketSize; j++) {
       if (slot(b1, j) == fp) {
-        write(b1, j, fp, 0);
+        writeStamped(b1, j, fp, 0);
         items--;
         return true;
       }
     }
     for (int j = 0; j < bucketSize; j++) {
       if (slot(b2, j) == fp) {
-        write(b2, j, fp, 0);
+        writeStamped(b2, j, fp, 0);
         items--;
         return true;
       }

@@ -1,0 +1,93 @@
+package io.github.cuckooguard.internal;
+
+import java.util.List;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Regression: an add and a remove of a key {@code J} that collides with a resident key {@code K}
+ * (same fingerprint, same bucket pair, opposite primary bucket) used to hide {@code K} from a
+ * lock-free reader.
+ *
+ * <pre>
+ * Buckets A = l1(K) = l2(J) and B = l2(K) = l1(J), 2 slots each, fingerprint F shared by K and J.
+ *   start        A = [X2, _ ]   B = [F(K), Y]     (A filled first, so K went to B; X1 removed)
+ *   reader       reads A: no F
+ *   add(J)       B is full, so F goes to A          A = [X2, F]   B = [F, Y]
+ *   remove(J)    J's first bucket is B: B's F goes  A = [X2, F]   B = [_, Y]
+ *   reader       reads B: no F  → mightContain(K) == false although K was never removed
+ * </pre>
+ *
+ * At every instant one copy of F sat in K's buckets, but the pair of plain writes moved it from
+ * the bucket the reader had not read yet to the one it had already read, without touching the
+ * bucket stamps that only kicks used to bump. Lincheck's model checker explores the
+ * interleavings of this one scenario; the sequential specification (this class run by one thread)
+ * always answers true for K.
+ */
+public class CollidingKeyChurnHidesNoResidentKeyTest {
+
+  private static final int BUCKETS = 4;
+  private static final long F = 0x5A;
+  private static final int A = 0;
+  private static final int B = Table.altIndex(A, F, BUCKETS, BUCKETS / 2);
+
+  /** A hash whose primary bucket (of 4) is {@code bucket} and whose fingerprint is {@code fp}. */
+  static long hash(int bucket, long fp) {
+    return ((long) bucket << 62) | fp;
+  }
+
+  private static final long K = hash(A, F);
+  private static final long J = hash(B, F);
+  private static final long X1 = hash(A, 0x11);
+  private static final long X2 = hash(A, 0x22);
+  private static final long Y = hash(B, 0x33);
+
+  private final FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
+
+  public CollidingKeyChurnHidesNoResidentKeyTest() {
+    check(core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1));
+    check(Table.primaryIndex(J, BUCKETS) == B && Table.altIndex(B, F, BUCKETS, BUCKETS / 2) == A);
+  }
+
+  private static void check(boolean setUp) {
+    if (!setUp) {
+      throw new IllegalStateException("scenario set-up failed");
+    }
+  }
+
+  @Operation
+  public boolean containsResident() {
+    return core.contains(K);
+  }
+
+  @Operation
+  public boolean addColliding() {
+    return core.add(J);
+  }
+
+  @Operation
+  public boolean removeColliding() {
+    return core.remove(J);
+  }
+
+  @Test
+  void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() throws NoSuchMethodException {
+    ExecutionScenario scenario = new ExecutionScenario(
+        List.of(),
+        List.of(List.of(actor("containsResident")), List.of(actor("addColliding"), actor("removeColliding"))),
+        List.of(),
+        null);
+    new ModelCheckingOptions()
+        .iterations(0)
+        .addCustomScenario(scenario)
+        .invocationsPerIteration(2_000)
+        .check(CollidingKeyChurnHidesNoResidentKeyTest.class);
+  }
+
+  private static Actor actor(String method) throws NoSuchMethodException {
+    return new Actor(CollidingKeyChurnHidesNoResidentKeyTest.class.getMethod(method), List.of());
+  }
+}
