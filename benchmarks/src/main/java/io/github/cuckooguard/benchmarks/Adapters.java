@@ -56,10 +56,10 @@ final class Adapters {
         return new FastFilter(construct(impl, keys), null, impl);
       default:
         FilterAdapter filter = empty(impl, keys.length);
-        for (long key : keys) {
-          if (!filter.add(key)) {
-            throw new IllegalStateException(impl + " refused a key after " + key + " of " + keys.length
-                + " keys: full below its design load");
+        for (int i = 0; i < keys.length; i++) {
+          if (!filter.add(keys[i])) {
+            throw new IllegalStateException(impl + " refused key #" + i + " of " + keys.length
+                + ": full below the capacity it was sized for");
           }
         }
         return filter;
@@ -89,7 +89,7 @@ final class Adapters {
       case OURS_12:
       case OURS_16:
         return new Ours(LongCuckooFilter.newBuilder().expectedInsertions(capacity)
-            .fingerprintBits(impl.width()).expansion(0).seed(Keys.SEED).build());
+            .fingerprintBits(impl.width()).seed(Keys.SEED).build());
       case FF_CUCKOO_8: {
         Cuckoo8 f = new Cuckoo8((int) (capacity / 0.95));
         return new FastFilter(f, f::insert, impl);
@@ -147,6 +147,13 @@ final class Adapters {
     @Override
     public long bitsAllocated() {
       return filter.sizeInBytes() * 8;
+    }
+
+    /** Sub-filters appear when an add found no place within the kick budget (expansion 1). */
+    @Override
+    public String notes() {
+      int tables = filter.info().subFilters();
+      return tables == 1 ? "" : tables + " sub-filters: the first refused a key before holding all it was sized for";
     }
   }
 

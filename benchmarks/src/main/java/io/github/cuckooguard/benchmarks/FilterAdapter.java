@@ -31,4 +31,9 @@ public interface FilterAdapter {
 
   /** Bits of the filter's storage as allocated (table, bit array), not counting object headers. */
   long bitsAllocated();
+
+  /** Anything about this instance a reader of the figures must know (e.g. it had to grow); empty if none. */
+  default String notes() {
+    return "";
+  }
 }

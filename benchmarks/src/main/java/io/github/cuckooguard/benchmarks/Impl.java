@@ -5,9 +5,11 @@ package io.github.cuckooguard.benchmarks;
  * that makes it comparable with the others at one accuracy class:
  *
  * <ul>
- *   <li>{@code OURS_f}: {@code LongCuckooFilter} with {@code f}-bit fingerprints, 4-slot
- *       buckets, sized with {@code expectedInsertions(n)}, fixed size ({@code expansion(0)}), fixed
- *       seed.
+ *   <li>{@code OURS_f}: {@code LongCuckooFilter} with {@code f}-bit fingerprints, sized with
+ *       {@code expectedInsertions(n)}, a fixed seed, and the library's defaults otherwise (4-slot
+ *       buckets, a 500-node kick search, expansion 1: a filter that cannot place a key within the
+ *       kick budget grows a second sub-filter, which {@link FilterAdapter#notes()} reports and the
+ *       space report shows as bits per item).
  *   <li>{@code FF_CUCKOO_f}, {@code FF_CUCKOOPLUS_f}: FastFilter 1.0.2's cuckoo filters, sized as
  *       their own {@code construct} does ({@code n / 0.95}, resp. {@code n / 0.94}).
  *       {@code FF_XOR_f}, {@code FF_XORFUSE_8}: its static xor and fuse filters (built once from

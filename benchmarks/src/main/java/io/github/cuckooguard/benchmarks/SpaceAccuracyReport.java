@@ -26,10 +26,10 @@ import java.util.Locale;
 public final class SpaceAccuracyReport {
 
   static final String CSV_HEADER =
-      "n,impl,library,width,bits,bitsPerItem,probes,falsePositives,fpp,falseNegatives";
+      "n,impl,library,width,bits,bitsPerItem,probes,falsePositives,fpp,falseNegatives,notes";
 
   /** One implementation at one key count. */
-  record Row(int n, Impl impl, long bits, long probes, long falsePositives, long falseNegatives) {
+  record Row(int n, Impl impl, long bits, long probes, long falsePositives, long falseNegatives, String notes) {
     double bitsPerItem() {
       return (double) bits / n;
     }
@@ -39,17 +39,17 @@ public final class SpaceAccuracyReport {
     }
 
     String csv() {
-      return String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%.4f,%d,%d,%.8f,%d", n, impl, impl.library(),
-          impl.width(), bits, bitsPerItem(), probes, falsePositives, fpp(), falseNegatives);
+      return String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%.4f,%d,%d,%.8f,%d,%s", n, impl, impl.library(),
+          impl.width(), bits, bitsPerItem(), probes, falsePositives, fpp(), falseNegatives, notes.replace(',', ';'));
     }
 
     static Row parse(String line) {
-      String[] f = line.split(",");
-      if (f.length != 10) {
+      String[] f = line.split(",", -1);
+      if (f.length != 11) {
         throw new IllegalArgumentException("not a row of " + CSV_HEADER + ": " + line);
       }
       return new Row(Integer.parseInt(f[0]), Impl.valueOf(f[1]), Long.parseLong(f[4]), Long.parseLong(f[6]),
-          Long.parseLong(f[7]), Long.parseLong(f[9]));
+          Long.parseLong(f[7]), Long.parseLong(f[9]), f[10]);
     }
   }
 
@@ -70,7 +70,8 @@ public final class SpaceAccuracyReport {
         falsePositives++;
       }
     }
-    return new Row(keys.length, impl, filter.bitsAllocated(), probes, falsePositives, falseNegatives);
+    return new Row(keys.length, impl, filter.bitsAllocated(), probes, falsePositives, falseNegatives,
+        filter.notes());
   }
 
   public static void main(String[] args) throws IOException {
@@ -116,11 +117,11 @@ public final class SpaceAccuracyReport {
 
   /** The table, then the ratios the issue asks for. */
   static void printMarkdown(List<Row> rows, PrintStream out) {
-    out.println("| n | impl | bits/item | measured fpp | false positives / probes | false negatives |");
-    out.println("|---:|---|---:|---:|---:|---:|");
+    out.println("| n | impl | bits/item | measured fpp | false positives / probes | false negatives | notes |");
+    out.println("|---:|---|---:|---:|---:|---:|---|");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "| %d | %s | %.3f | %.5f %% | %d / %d | %d |%n", r.n(), r.impl(), r.bitsPerItem(),
-          100 * r.fpp(), r.falsePositives(), r.probes(), r.falseNegatives());
+      out.printf(Locale.ROOT, "| %d | %s | %.3f | %.5f %% | %d / %d | %d | %s |%n", r.n(), r.impl(), r.bitsPerItem(),
+          100 * r.fpp(), r.falsePositives(), r.probes(), r.falseNegatives(), r.notes());
     }
     out.println();
     out.println("| n | width | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"

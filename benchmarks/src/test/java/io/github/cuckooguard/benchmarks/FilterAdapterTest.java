@@ -92,6 +92,19 @@ class FilterAdapterTest {
     assertThat(bits).isBetween(optimal, optimal + 64);
   }
 
+  @org.junit.jupiter.api.Test
+  void oursReportsWhenItHadToGrow() {
+    FilterAdapter filter = Impl.OURS_12.empty(1000);
+    for (int i = 0; i < 1000; i++) {
+      filter.add(Keys.presentKey(i));
+    }
+    assertThat(filter.notes()).isEmpty();
+    for (int i = 1000; i < 2000; i++) {
+      assertThat(filter.add(Keys.presentKey(i))).isTrue();
+    }
+    assertThat(filter.notes()).startsWith("2 sub-filters");
+  }
+
   /** What each filter's own documentation or sizing rule predicts at N keys. */
   private static double expectedFpp(Impl impl) {
     int f = impl.width();
