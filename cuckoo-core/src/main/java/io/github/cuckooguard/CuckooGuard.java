@@ -229,7 +229,15 @@ public final class CuckooGuard<K> {
    */
   public void keyEntered(K key) {
     Objects.requireNonNull(key, "key");
-    String trigger = null;
+    if (scheduler != null) {
+      // Requested before the add: an executor that runs the rebuild on this thread then finishes
+      // it before the key is added, so the add reaches the new filter.
+      String growth = growthTrigger(filter);
+      if (growth != null) {
+        scheduler.requestIfIdle(growth);
+      }
+    }
+    String failure = null;
     Lock shared = lock.readLock();
     shared.lock();
     try {
@@ -246,23 +254,21 @@ public final class CuckooGuard<K> {
         } else {
           passThrough.goStale();
         }
-        trigger = "an insert failed: the filter is full (" + current.info() + ")";
-      } else if (keySource != null) {
-        trigger = growthTrigger(current);
+        failure = "an insert failed: the filter is full (" + current.info() + ")";
       }
     } finally {
       shared.unlock();
     }
-    if (trigger != null && scheduler != null) {
-      scheduler.requestIfIdle(trigger);
-    } else if (trigger != null) {
-      LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "': " + trigger + "; without a KeySource pass-through"
+    if (failure != null && scheduler != null) {
+      scheduler.requestIfIdle(failure);
+    } else if (failure != null) {
+      LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "': " + failure + "; without a KeySource pass-through"
           + " stays on for good");
     }
   }
 
   private @Nullable String growthTrigger(CuckooFilter<K> current) {
-    if (scheduler == null || scheduler.isBusy()) {
+    if (Objects.requireNonNull(scheduler).isBusy()) {
       return null;
     }
     double load = current.loadFactor();
@@ -439,7 +445,7 @@ public final class CuckooGuard<K> {
     long bytes = current.sizeInBytes() + (r != null ? r.next().sizeInBytes() : 0);
     return new GuardStats(lookups.sum(), misses, fp, fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),
         current.approximateElementCount(), current.loadFactor(), bytes, rebuilds.get(), lastRebuildDuration,
-        lastRebuildFailure, passThrough.isOn(), scheduler != null && scheduler.isBusy());
+        lastRebuildFailure, passThrough.isOn(), r != null || (scheduler != null && scheduler.isPending()));
   }
 
   @Override

@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param lastRebuildFailure why the most recent rebuild failed, or null if it succeeded or none
  *     ran
  * @param passThrough whether {@link CuckooGuard#mightContain} currently answers true for every key
- * @param rebuilding whether a rebuild is running or queued
+ * @param rebuilding whether a rebuild is building a new filter or has been requested and not begun
+ *     (false in {@link RebuildListener#onFinish} unless another rebuild is queued)
  */
 public record GuardStats(
     long lookups,

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Records every callback. */
-final class RecordingListener implements RebuildListener {
+class RecordingListener implements RebuildListener {
   final List<String> starts = new CopyOnWriteArrayList<>();
   final List<Long> progress = new CopyOnWriteArrayList<>();
   final List<GuardStats> finishes = new CopyOnWriteArrayList<>();

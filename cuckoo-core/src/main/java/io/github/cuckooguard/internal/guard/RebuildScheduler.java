@@ -59,6 +59,8 @@ public final class RebuildScheduler {
   private volatile long retryNotBefore;
   private volatile boolean busy;
   private volatile boolean backingOff;
+  // a rebuild is submitted or queued as a follow-up and has not begun yet
+  private volatile boolean pending;
 
   public RebuildScheduler(Executor executor, Task task, RejectionHandler rejectionHandler, BooleanSupplier staleAgain) {
     this.executor = executor;
@@ -70,6 +72,11 @@ public final class RebuildScheduler {
   /** Whether a rebuild is running or queued. */
   public boolean isBusy() {
     return busy;
+  }
+
+  /** Whether a rebuild has been requested and has not begun yet. */
+  public boolean isPending() {
+    return pending;
   }
 
   /** Whether automatic requests are currently held back after a failure. */
@@ -90,10 +97,12 @@ public final class RebuildScheduler {
           followUpReason = reason;
         }
         followUpWaiters.add(done);
+        pending = true;
         return done;
       }
       running = true;
       busy = true;
+      pending = true;
     }
     start(reason, new ArrayList<>(List.of(done)));
     return done;
@@ -110,6 +119,7 @@ public final class RebuildScheduler {
       }
       running = true;
       busy = true;
+      pending = true;
       backingOff = false;
     }
     start(reason, new ArrayList<>());
@@ -128,6 +138,7 @@ public final class RebuildScheduler {
         noteFailure();
         running = false;
         busy = false;
+        pending = false;
       }
       rejectionHandler.rejected(reason, e);
       all.forEach(f -> f.completeExceptionally(e));
@@ -138,6 +149,7 @@ public final class RebuildScheduler {
     String reason = firstReason;
     List<CompletableFuture<Void>> waiters = firstWaiters;
     while (true) {
+      pending = false;
       Throwable failure = null;
       try {
         task.rebuild(reason);
@@ -153,6 +165,7 @@ public final class RebuildScheduler {
           noteFailure();
         }
         again = followUpReason != null || (failure == null && staleAgain.getAsBoolean());
+        pending = again;
         if (!again) {
           running = false;
           busy = false;
