@@ -38,7 +38,8 @@ import java.lang.invoke.VarHandle;
  *   striped sequence stamps (a seqlock): the writer makes the stamps of the buckets it writes odd
  *   (for a kick, every bucket on the path), writes, then makes them even again. A reader that
  *   found no match re-checks the two stamps it read before the buckets and retries if either was
- *   odd or changed. A positive answer needs no check.
+ *   odd or changed (count validates the same way, whatever it counted). A positive answer needs
+ *   no check.
  *   Plain inserts and deletes need the stamps too, not only kicks: keys K and J that share a
  *   fingerprint and a bucket pair but have opposite primary buckets are indistinguishable in the
  *   table, so add(J) into A followed by remove(J), which searches J's primary B first and clears
@@ -221,28 +222,50 @@ public final class Table {
       if (matches(b1, b2, fp)) {
         return true;
       }
-      VarHandle.acquireFence();
-      if (((v1 | v2) & 1) == 0
-          && v1 == (long) LONGS.getOpaque(stamps, s1)
-          && v2 == (long) LONGS.getOpaque(stamps, s2)) {
+      if (unchanged(s1, s2, v1, v2)) {
         return false;
       }
       Thread.onSpinWait();
     }
   }
 
-  /** Copies of {@code fp} in the two buckets (racy under concurrent moves; exact when quiescent). */
+  /**
+   * Lock-free count of the copies of {@code fp} in the two buckets. Validated against the stamps
+   * like a negative {@link #contains}: without that, a kick moving {@code fp} between the two
+   * buckets could be counted twice or not at all (CountIsExactWhileAKickMovesTheFingerprintTest).
+   */
   int count(long fp, long b1, long b2) {
-    int c = 0;
-    for (int j = 0; j < bucketSize; j++) {
-      if (slot(b1, j) == fp) {
-        c++;
+    int s1 = (int) b1 & stampMask;
+    int s2 = (int) b2 & stampMask;
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(stamps, s1);
+      long v2 = (long) LONGS.getAcquire(stamps, s2);
+      int c = 0;
+      for (int j = 0; j < bucketSize; j++) {
+        if (slot(b1, j) == fp) {
+          c++;
+        }
+        if (slot(b2, j) == fp) {
+          c++;
+        }
       }
-      if (slot(b2, j) == fp) {
-        c++;
+      if (unchanged(s1, s2, v1, v2)) {
+        return c;
       }
+      Thread.onSpinWait();
     }
-    return c;
+  }
+
+  /**
+   * True if no writer was inside stripes {@code s1}, {@code s2} when their stamps read
+   * {@code v1}, {@code v2} and none has entered since: the bucket reads made in between saw one
+   * unchanging state.
+   */
+  private boolean unchanged(int s1, int s2, long v1, long v2) {
+    VarHandle.acquireFence();
+    return ((v1 | v2) & 1) == 0
+        && v1 == (long) LONGS.getOpaque(stamps, s1)
+        && v2 == (long) LONGS.getOpaque(stamps, s2);
   }
 
   // ---- writes: caller holds the owner's lock ----

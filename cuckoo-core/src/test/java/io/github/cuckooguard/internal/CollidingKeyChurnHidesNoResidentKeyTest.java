@@ -1,8 +1,10 @@
 package io.github.cuckooguard.internal;
 
+import static io.github.cuckooguard.internal.CraftedHashes.alt;
+import static io.github.cuckooguard.internal.CraftedHashes.hash;
+import static io.github.cuckooguard.internal.CraftedHashes.require;
+
 import java.util.List;
-import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
@@ -32,30 +34,18 @@ public class CollidingKeyChurnHidesNoResidentKeyTest {
   private static final int BUCKETS = 4;
   private static final long F = 0x5A;
   private static final int A = 0;
-  private static final int B = Table.altIndex(A, F, BUCKETS, BUCKETS / 2);
-
-  /** A hash whose primary bucket (of 4) is {@code bucket} and whose fingerprint is {@code fp}. */
-  static long hash(int bucket, long fp) {
-    return ((long) bucket << 62) | fp;
-  }
-
-  private static final long K = hash(A, F);
-  private static final long J = hash(B, F);
-  private static final long X1 = hash(A, 0x11);
-  private static final long X2 = hash(A, 0x22);
-  private static final long Y = hash(B, 0x33);
+  private static final int B = alt(A, F, BUCKETS);
+  private static final long K = hash(A, F, BUCKETS);
+  private static final long J = hash(B, F, BUCKETS);
+  private static final long X1 = hash(A, 0x11, BUCKETS);
+  private static final long X2 = hash(A, 0x22, BUCKETS);
+  private static final long Y = hash(B, 0x33, BUCKETS);
 
   private final FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
 
   public CollidingKeyChurnHidesNoResidentKeyTest() {
-    check(core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1));
-    check(Table.primaryIndex(J, BUCKETS) == B && Table.altIndex(B, F, BUCKETS, BUCKETS / 2) == A);
-  }
-
-  private static void check(boolean setUp) {
-    if (!setUp) {
-      throw new IllegalStateException("scenario set-up failed");
-    }
+    require(core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1), "fill A and B");
+    require(alt(B, F, BUCKETS) == A, "J's alternate bucket is A");
   }
 
   @Operation
@@ -74,20 +64,12 @@ public class CollidingKeyChurnHidesNoResidentKeyTest {
   }
 
   @Test
-  void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() throws NoSuchMethodException {
-    ExecutionScenario scenario = new ExecutionScenario(
-        List.of(),
-        List.of(List.of(actor("containsResident")), List.of(actor("addColliding"), actor("removeColliding"))),
-        List.of(),
-        null);
+  void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() {
     new ModelCheckingOptions()
         .iterations(0)
-        .addCustomScenario(scenario)
+        .addCustomScenario(CraftedHashes.parallel(getClass(),
+            List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
         .invocationsPerIteration(2_000)
-        .check(CollidingKeyChurnHidesNoResidentKeyTest.class);
-  }
-
-  private static Actor actor(String method) throws NoSuchMethodException {
-    return new Actor(CollidingKeyChurnHidesNoResidentKeyTest.class.getMethod(method), List.of());
+        .check(getClass());
   }
 }
