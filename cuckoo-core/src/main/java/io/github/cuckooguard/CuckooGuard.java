@@ -58,7 +58,7 @@ import org.jspecify.annotations.Nullable;
  * target (after at least {@value #MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys), on
  * {@link #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile
  * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys at the
- * same fpp, and may grow. Enters and leaves continue during the rebuild and never wait for it,
+ * same fpp, and may grow (a grown filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and never wait for it,
  * except for two brief exclusive steps (install, swap).
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
@@ -153,7 +153,7 @@ public final class CuckooGuard<K> {
     this.driftLimit = factor * spec.targetFpp();
     this.scheduler = keySource == null ? null
         : new RebuildScheduler(b.executor != null ? b.executor : ForkJoinPool.commonPool(), this::rebuildOnce,
-            this::rejected, passThrough::isOn);
+            this::rejected, passThrough::isOn, System::nanoTime);
   }
 
   /**
@@ -520,7 +520,8 @@ public final class CuckooGuard<K> {
     /**
      * Growth of the first filter when full (default {@value AbstractFilterBuilder#DEFAULT_EXPANSION}).
      * With 0 a full filter makes inserts fail, which switches the guard to pass-through until a
-     * rebuild (forever without a key source). Rebuilt filters always use at least 1.
+     * rebuild (forever without a key source). Rebuilt filters use at least
+     * {@value FilterSpec#REBUILD_EXPANSION}, so that a rebuild cannot run out of room.
      *
      * @see AbstractFilterBuilder#expansion
      */

@@ -17,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 public record FilterSpec(long expectedInsertions, double fpp, int fingerprintBits, int expansion, @Nullable Long seed) {
 
+  /** The least expansion of a rebuilt filter. */
+  public static final int REBUILD_EXPANSION = 2;
+
   /** The false-positive probability the filters aim at, against which drift is measured. */
   public double targetFpp() {
     if (fpp > 0) {
@@ -35,12 +38,14 @@ public record FilterSpec(long expectedInsertions, double fpp, int fingerprintBit
 
   /**
    * A filter for a rebuild of a filter holding {@code currentSize} fingerprints: capacity
-   * max(expectedInsertions, 2 × currentSize), the same accuracy, and expansion of at least 1 so
-   * that adds cannot fail while the scan runs.
+   * max(expectedInsertions, 2 × currentSize), the same accuracy, and expansion of at least
+   * {@value #REBUILD_EXPANSION}, so that adds cannot fail while the scan runs even if the source
+   * holds far more keys than the guard knew of (sub-filters double, so 32 of them hold 2^32 times
+   * the first one; a grown filter triggers the next, right-sized rebuild).
    */
   public <K> CuckooFilter<K> rebuilt(Funnel<? super K> funnel, long currentSize) {
     long doubled = Math.min(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS, 2 * Math.max(0, currentSize));
-    return build(funnel, Math.max(expectedInsertions, doubled), Math.max(1, expansion));
+    return build(funnel, Math.max(expectedInsertions, doubled), Math.max(REBUILD_EXPANSION, expansion));
   }
 
   private <K> CuckooFilter<K> build(Funnel<? super K> funnel, long expected, int growth) {

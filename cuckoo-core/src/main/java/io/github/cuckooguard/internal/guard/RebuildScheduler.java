@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Runs a guard's rebuilds on its executor, one at a time.
@@ -49,6 +50,7 @@ public final class RebuildScheduler {
   private final Task task;
   private final RejectionHandler rejectionHandler;
   private final BooleanSupplier staleAgain;
+  private final LongSupplier nanoClock;
 
   // guarded by this
   private boolean running;
@@ -62,11 +64,17 @@ public final class RebuildScheduler {
   // a rebuild is submitted or queued as a follow-up and has not begun yet
   private volatile boolean pending;
 
-  public RebuildScheduler(Executor executor, Task task, RejectionHandler rejectionHandler, BooleanSupplier staleAgain) {
+  /**
+   * @param staleAgain whether a successful rebuild left pass-through on, so another must follow
+   * @param nanoClock the time source of the back-off ({@code System::nanoTime})
+   */
+  public RebuildScheduler(Executor executor, Task task, RejectionHandler rejectionHandler, BooleanSupplier staleAgain,
+      LongSupplier nanoClock) {
     this.executor = executor;
     this.task = task;
     this.rejectionHandler = rejectionHandler;
     this.staleAgain = staleAgain;
+    this.nanoClock = nanoClock;
   }
 
   /** Whether a rebuild is running or queued. */
@@ -110,11 +118,11 @@ public final class RebuildScheduler {
 
   /** Requests a rebuild unless one is running or queued, or failures are being backed off. */
   public void requestIfIdle(String reason) {
-    if (busy || (backingOff && System.nanoTime() - retryNotBefore < 0)) {
+    if (busy || (backingOff && nanoClock.getAsLong() - retryNotBefore < 0)) {
       return;
     }
     synchronized (this) {
-      if (running || (backingOff && System.nanoTime() - retryNotBefore < 0)) {
+      if (running || (backingOff && nanoClock.getAsLong() - retryNotBefore < 0)) {
         return;
       }
       running = true;
@@ -194,7 +202,7 @@ public final class RebuildScheduler {
   private void noteFailure() {
     consecutiveFailures++;
     long seconds = 1L << Math.min(consecutiveFailures - 1, Long.numberOfTrailingZeros(MAX_BACKOFF_SECONDS));
-    retryNotBefore = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    retryNotBefore = nanoClock.getAsLong() + TimeUnit.SECONDS.toNanos(seconds);
     backingOff = true;
   }
 }
