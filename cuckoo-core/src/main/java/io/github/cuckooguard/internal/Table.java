@@ -36,10 +36,10 @@ import java.lang.invoke.VarHandle;
  *   buckets at every instant. That alone does not protect a reader that read bucket A before a
  *   fingerprint arrived there and bucket B after it left, so every write is also bracketed by
  *   striped sequence stamps (a seqlock): the writer makes the stamps of the buckets it writes odd
- *   (for a kick, every bucket on the path), writes, then makes them even again. A reader that
- *   found no match re-checks the two stamps it read before the buckets and retries if either was
- *   odd or changed (count validates the same way, whatever it counted). A positive answer needs
- *   no check.
+ *   (for a kick, every bucket on the path), writes, then makes them even again. A reader
+ *   re-checks the two stamps it read before the buckets and retries if either was odd or changed,
+ *   whatever it found: a match too, since a slot that spans two words (f not dividing 64) is
+ *   written with two stores and could be read half-written; count validates the same way.
  *   Plain inserts and deletes need the stamps too, not only kicks: keys K and J that share a
  *   fingerprint and a bucket pair but have opposite primary buckets are indistinguishable in the
  *   table, so add(J) into A followed by remove(J), which searches J's primary B first and clears
@@ -212,18 +212,21 @@ public final class Table {
     return (hit & highs) != 0;
   }
 
-  /** Lock-free membership test of fingerprint {@code fp} in buckets {@code b1}, {@code b2}. */
+  /**
+   * Lock-free membership test of fingerprint {@code fp} in buckets {@code b1}, {@code b2}. Both
+   * answers are validated against the stamps: a match is not trusted either, because a slot that
+   * spans two words is written with two stores and can be read half-written
+   * (NoPhantomFingerprintFromAHalfWrittenSlotTest).
+   */
   boolean contains(long fp, long b1, long b2) {
     int s1 = (int) b1 & stampMask;
     int s2 = (int) b2 & stampMask;
     for (; ; ) {
       long v1 = (long) LONGS.getAcquire(stamps, s1);
       long v2 = (long) LONGS.getAcquire(stamps, s2);
-      if (matches(b1, b2, fp)) {
-        return true;
-      }
+      boolean found = matches(b1, b2, fp);
       if (unchanged(s1, s2, v1, v2)) {
-        return false;
+        return found;
       }
       Thread.onSpinWait();
     }

@@ -69,7 +69,7 @@ public class CollidingKeyChurnHidesNoResidentKeyTest {
         .iterations(0)
         .addCustomScenario(CraftedHashes.parallel(getClass(),
             List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
-        .invocationsPerIteration(2_000)
+        .invocationsPerIteration(1_000)
         .check(getClass());
   }
 }

@@ -65,7 +65,7 @@ public class CountIsExactWhileAKickMovesTheFingerprintTest {
         .iterations(0)
         .addCustomScenario(CraftedHashes.parallel(getClass(),
             List.of(List.of("countResident"), List.of("addKicking"))))
-        .invocationsPerIteration(2_000)
+        .invocationsPerIteration(1_000)
         .check(getClass());
   }
 }
