@@ -1,0 +1,123 @@
+package io.github.cuckooguard.hibernate.internal;
+
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.event.spi.PostDeleteEvent;
+import org.hibernate.event.spi.PostDeleteEventListener;
+import org.hibernate.event.spi.PostInsertEvent;
+import org.hibernate.event.spi.PostInsertEventListener;
+import org.hibernate.event.spi.PostUpsertEvent;
+import org.hibernate.event.spi.PostUpsertEventListener;
+import org.hibernate.event.spi.PreInsertEvent;
+import org.hibernate.event.spi.PreInsertEventListener;
+import org.hibernate.event.spi.PreUpsertEvent;
+import org.hibernate.event.spi.PreUpsertEventListener;
+import org.hibernate.persister.entity.EntityPersister;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Follows which ids exist: entity inserts and deletes of {@code Session} and {@code
+ * StatelessSession} reach the guard of the root entity and tenant.
+ *
+ * <ul>
+ *   <li>Inside a transaction: an insert enters at POST_INSERT (the row is not visible to other
+ *       transactions before commit) and leaves again if the transaction rolls back; a delete
+ *       leaves after commit. {@link TenantGuard} pairs both exactly.
+ *   <li>Outside a transaction (a {@code StatelessSession} in autocommit mode) the row is visible
+ *       as soon as the statement runs, before any event with its id: the guard is marked stale
+ *       before and after the insert (pass-through until a rebuild). A delete outside a
+ *       transaction is not applied (a leaked fingerprint, a false positive until the next
+ *       rebuild), since nothing says whether it was committed.
+ *   <li>An upsert may or may not insert, which nothing reports: stale before, and again after
+ *       its transaction completes.
+ * </ul>
+ *
+ * <p>Thread safety: stateless apart from the registry; safe for concurrent sessions.
+ */
+final class MembershipListener
+    implements PreInsertEventListener, PostInsertEventListener, PostDeleteEventListener,
+        PreUpsertEventListener, PostUpsertEventListener {
+
+  private final GuardRegistry registry;
+
+  MembershipListener(GuardRegistry registry) {
+    this.registry = registry;
+  }
+
+  GuardRegistry registry() {
+    return registry;
+  }
+
+  @Override
+  public boolean onPreInsert(PreInsertEvent event) {
+    SharedSessionContractImplementor session = event.getSession();
+    if (!session.isTransactionInProgress()) {
+      TenantGuard guard = guardFor(event.getPersister(), session);
+      if (guard != null) {
+        guard.guard().markStale("insert outside a transaction (about to run)");
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void onPostInsert(PostInsertEvent event) {
+    SharedSessionContractImplementor session = event.getSession();
+    TenantGuard guard = guardFor(event.getPersister(), session);
+    if (guard == null) {
+      return;
+    }
+    if (session.isTransactionInProgress()) {
+      guard.insertFlushed(keyOf(guard, event.getId(), session), session);
+    } else {
+      guard.guard().markStale("insert outside a transaction (done)");
+    }
+  }
+
+  @Override
+  public void onPostDelete(PostDeleteEvent event) {
+    SharedSessionContractImplementor session = event.getSession();
+    TenantGuard guard = guardFor(event.getPersister(), session);
+    if (guard != null && session.isTransactionInProgress()) {
+      guard.deleteFlushed(keyOf(guard, event.getId(), session), session);
+    }
+  }
+
+  @Override
+  public boolean onPreUpsert(PreUpsertEvent event) {
+    TenantGuard guard = guardFor(event.getPersister(), event.getSession());
+    if (guard != null) {
+      guard.guard().markStale("upsert (about to run; it may insert)");
+    }
+    return false;
+  }
+
+  @Override
+  public void onPostUpsert(PostUpsertEvent event) {
+    SharedSessionContractImplementor session = event.getSession();
+    TenantGuard guard = guardFor(event.getPersister(), session);
+    if (guard == null) {
+      return;
+    }
+    if (session.isTransactionInProgress()) {
+      session.getTransactionCompletionCallbacks().registerCallback(
+          (org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback)
+              (success, s) -> guard.guard().markStale("upsert (its transaction completed)"));
+    } else {
+      guard.guard().markStale("upsert (done)");
+    }
+  }
+
+  @Override
+  public boolean requiresPostCommitHandling(EntityPersister persister) {
+    return false;
+  }
+
+  private @Nullable TenantGuard guardFor(EntityPersister persister, SharedSessionContractImplementor session) {
+    EntityGuards entity = registry.entity(persister.getEntityName());
+    return entity == null ? null : entity.forTenant(session.getTenantIdentifierValue());
+  }
+
+  private static Object keyOf(TenantGuard guard, Object id, SharedSessionContractImplementor session) {
+    return guard.entity().keys().keyOf(id, session);
+  }
+}
