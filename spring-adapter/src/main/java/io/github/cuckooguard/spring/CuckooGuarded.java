@@ -1,0 +1,82 @@
+package io.github.cuckooguard.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * Declares the guard that the annotated methods of a repository use, and makes it a bean: with
+ * {@link EnableCuckooGuard}, every name declared here becomes a singleton
+ * {@link io.github.cuckooguard.CuckooGuard CuckooGuard&lt;Object&gt;} bean of that name, which can
+ * be injected ({@code @Qualifier("users") CuckooGuard<Object> users}) and asked for
+ * {@link io.github.cuckooguard.CuckooGuard#stats() stats()}. It plays the part
+ * {@code @CacheConfig} plays for {@code @Cacheable}: the method annotations name no guard and use
+ * this one.
+ *
+ * <p>Put it on a class-based repository or on a Spring Data repository interface. Several
+ * repositories may declare the same name (they then share one guard) if they do not configure it
+ * differently. If the context already holds a bean of that name (a
+ * {@code @Bean CuckooGuard<Long> users()} you built yourself, for example with a custom funnel,
+ * or a guard of the hibernate-adapter), that bean is used, and then only {@link #name()} may be
+ * set here.
+ *
+ * <p><b>Where the keys come from.</b> The guard answers "definitely absent" only for keys it
+ * knows all about, so when the application starts it must learn the keys that already exist:
+ * from a {@link io.github.cuckooguard.KeySource} bean named by {@link #keySource()}, or from a
+ * repository method annotated with {@link GuardKeySource}. That source is scanned once the
+ * application context has been refreshed (the warm-up, logged with its progress) and again
+ * whenever the guard rebuilds its filter; finders are not short-circuited until the warm-up
+ * ends. Only a store that is known to be empty at every start may do without a source
+ * ({@link #startsEmpty()}); otherwise the context fails to start.
+ *
+ * <p><b>Keys.</b> A guard declared here accepts {@link Long}, {@link Integer}, {@link Short},
+ * {@link Byte} (one key space: {@code 7} and {@code 7L} are the same key), {@link CharSequence},
+ * {@link java.util.UUID}, {@code byte[]} and enum keys. Declare your own guard bean for other key
+ * types.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface CuckooGuarded {
+
+  /** Marks {@link #expectedInsertions()} and {@link #fpp()} as not set. */
+  long UNSET = -1;
+
+  /** Alias for {@link #name()}. */
+  @AliasFor("name")
+  String value() default "";
+
+  /** The name of the guard, which is also its bean name. Required. */
+  @AliasFor("value")
+  String name() default "";
+
+  /**
+   * How many keys the guard is sized for; unset ({@value #UNSET}) means the default of
+   * {@link io.github.cuckooguard.CuckooGuard#newBuilder}. The guard grows and rebuilds beyond it.
+   */
+  long expectedInsertions() default UNSET;
+
+  /**
+   * The target false-positive probability, in (0, 1); unset ({@value #UNSET}) means the default
+   * of {@link io.github.cuckooguard.CuckooGuard#newBuilder}.
+   */
+  double fpp() default UNSET;
+
+  /**
+   * The name of a {@link io.github.cuckooguard.KeySource} bean that emits every key of the
+   * tracked set (for a table: {@code select id from …}). It is resolved lazily, when the first
+   * scan starts, so it may depend on the repository this annotation is on. Empty means none; a
+   * {@link GuardKeySource} method can be used instead.
+   */
+  String keySource() default "";
+
+  /**
+   * Declares that the tracked set is empty whenever the application starts (an in-memory store,
+   * a database created empty at start-up), so that the guard may short-circuit from the first
+   * call without a warm-up scan. Leave it {@code false} for a persistent store.
+   */
+  boolean startsEmpty() default false;
+}

@@ -1,0 +1,52 @@
+package io.github.cuckooguard.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A method that makes a key exist in the store (an insert): its key enters the guard
+ * <b>before</b> the method runs, so that no reader can ever see the new row while the guard still
+ * says "absent".
+ *
+ * <p><b>Contract: the method creates a new key, or says that it did not.</b> A key owns one
+ * fingerprint in the guard while it exists; the guard cannot tell a new key from an existing one,
+ * so it relies on the method:
+ *
+ * <ul>
+ *   <li>{@code boolean} / {@code Boolean}: {@code true} means the key was created; {@code false}
+ *       (e.g. "already exists") undoes the add at once.
+ *   <li>{@code int}, {@code long} and their boxes: a count of created rows; {@code 0} undoes the
+ *       add.
+ *   <li>{@code void} or any other type: the method creates the key whenever it returns normally.
+ *       Use it only on insert-only methods; an upsert such as Spring Data's {@code save} must not
+ *       carry this annotation (each save of an existing key would add another fingerprint: never a
+ *       false negative, but a leak that fills the guard).
+ * </ul>
+ *
+ * <p><b>Transactions.</b> When a transaction is active at the call, the add is undone if that
+ * transaction rolls back ({@code afterCompletion(STATUS_ROLLED_BACK)}); only an add that really
+ * happened is undone, and at most once. When the method throws and no transaction is active, the
+ * add is kept, because the write may have happened: a leak, never a false negative. The method's
+ * write must take part in the transaction active at the call: a method declared
+ * {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the start of
+ * the context, since a rollback of the outer transaction would undo the add of a row that was
+ * committed.
+ *
+ * <p>The key is evaluated before the method runs, so it must be known then (an id assigned by the
+ * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to
+ * {@code null} throws {@link NullPointerException} and the method does not run.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface GuardedAdd {
+
+  /** The name of the guard; empty means the one declared by {@link CuckooGuarded} on the class. */
+  String guard() default "";
+
+  /** The key expression; see {@link GuardedFind#key()}. */
+  String key() default "";
+}

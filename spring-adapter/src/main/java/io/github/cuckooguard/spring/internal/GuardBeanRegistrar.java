@@ -1,0 +1,156 @@
+package io.github.cuckooguard.spring.internal;
+
+import io.github.cuckooguard.spring.CuckooGuarded;
+import io.github.cuckooguard.spring.GuardKeySource;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.type.MethodMetadata;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Registers one {@code CuckooGuard} bean per name declared with {@link CuckooGuarded}, before any
+ * bean is created, so that guards can be injected by name like any bean. It reads the bean
+ * definitions: the bean class, the return type of a {@code @Bean} method, or the object type of a
+ * {@code FactoryBean} (a Spring Data repository's interface, which Spring Data records as the
+ * factory bean's target type).
+ *
+ * <p>A name that already is a bean (a guard you built, a hibernate-adapter guard) is left alone;
+ * then the annotations may only name it. Configuration errors (conflicting declarations, no key
+ * source) fail the start of the context here.
+ */
+public final class GuardBeanRegistrar
+    implements BeanDefinitionRegistryPostProcessor, BeanClassLoaderAware, BeanFactoryAware {
+
+  private @Nullable ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+  private @Nullable BeanFactory beanFactory;
+
+  @Override
+  public void setBeanClassLoader(ClassLoader classLoader) {
+    this.classLoader = classLoader;
+  }
+
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    this.beanFactory = beanFactory;
+  }
+
+  @Override
+  public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
+    Map<String, GuardDeclaration> guards = new LinkedHashMap<>();
+    for (String beanName : registry.getBeanDefinitionNames()) {
+      BeanDefinition definition = registry.getBeanDefinition(beanName);
+      if (definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
+        continue;
+      }
+      Class<?> type = beanType(definition);
+      if (type != null) {
+        collect(beanName, type, guards);
+      }
+    }
+    for (GuardDeclaration guard : guards.values()) {
+      if (isBean(registry, guard.name())) {
+        if (guard.configuresGuard()) {
+          throw new IllegalStateException("A bean named '" + guard.name() + "' already exists, so "
+              + "@CuckooGuarded on " + guard.declaredBy() + " uses it and may only name it; move "
+              + "expectedInsertions, fpp, keySource, startsEmpty and @GuardKeySource to that bean.");
+        }
+        continue;
+      }
+      registry.registerBeanDefinition(guard.name(), GuardFactory.definition(guard, requireBeanFactory()));
+    }
+  }
+
+  @Override
+  public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {}
+
+  private BeanFactory requireBeanFactory() {
+    BeanFactory factory = beanFactory;
+    if (factory == null) {
+      throw new IllegalStateException("GuardBeanRegistrar used outside a bean factory");
+    }
+    return factory;
+  }
+
+  private static boolean isBean(BeanDefinitionRegistry registry, String name) {
+    return registry.containsBeanDefinition(name) || registry.isAlias(name)
+        || registry instanceof SingletonBeanRegistry singletons && singletons.containsSingleton(name);
+  }
+
+  private static void collect(String beanName, Class<?> type, Map<String, GuardDeclaration> guards) {
+    CuckooGuarded declared = AnnotatedElementUtils.findMergedAnnotation(type, CuckooGuarded.class);
+    if (declared != null) {
+      if (!StringUtils.hasText(declared.name())) {
+        throw new IllegalStateException("@CuckooGuarded on " + type.getName() + " has no name; "
+            + "write @CuckooGuarded(name = \"…\") (the name of the guard bean).");
+      }
+      guards.computeIfAbsent(declared.name(), GuardDeclaration::new).merge(declared, type.getName());
+    }
+    Set<Method> scans = MethodIntrospector.selectMethods(type,
+        (ReflectionUtils.MethodFilter) m -> AnnotatedElementUtils.hasAnnotation(m, GuardKeySource.class));
+    for (Method method : scans) {
+      GuardKeySource scan = AnnotatedElementUtils.findMergedAnnotation(method, GuardKeySource.class);
+      String name = scan != null && StringUtils.hasText(scan.guard()) ? scan.guard()
+          : declared != null ? declared.name() : "";
+      if (name.isEmpty()) {
+        throw new IllegalStateException("@GuardKeySource on " + Describe.method(method) + " names no "
+            + "guard; put @CuckooGuarded(name = \"…\") on the class or write @GuardKeySource(guard = \"…\").");
+      }
+      GuardDeclaration guard = guards.get(name);
+      if (guard == null) {
+        throw new IllegalStateException("@GuardKeySource on " + Describe.method(method) + " is for guard '"
+            + name + "', which no @CuckooGuarded declares; a key scan belongs to a guard built from "
+            + "@CuckooGuarded (a guard bean of your own has its KeySource set on its builder).");
+      }
+      guard.keyScanMethod(KeyScan.OfMethod.of(beanName, method));
+    }
+  }
+
+  /** The type of the bean a definition will produce, as far as it is known without creating it. */
+  private @Nullable Class<?> beanType(BeanDefinition definition) {
+    Class<?> type = null;
+    if (definition.getFactoryMethodName() != null) {
+      MethodMetadata factoryMethod = definition instanceof AnnotatedBeanDefinition annotated
+          ? annotated.getFactoryMethodMetadata() : null;
+      type = factoryMethod == null ? null : load(factoryMethod.getReturnTypeName());
+    } else {
+      ResolvableType resolvable = definition.getResolvableType();
+      type = resolvable.resolve();
+      if (type == null && definition.getBeanClassName() != null) {
+        type = load(definition.getBeanClassName());
+      }
+      if (type != null && FactoryBean.class.isAssignableFrom(type)) {
+        Object objectType = definition.getAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE);
+        type = objectType instanceof Class<?> c ? c
+            : objectType instanceof ResolvableType r ? r.resolve()
+            : resolvable.as(FactoryBean.class).getGeneric(0).resolve();
+      }
+    }
+    return type;
+  }
+
+  private @Nullable Class<?> load(String className) {
+    try {
+      return ClassUtils.forName(className, classLoader);
+    } catch (ClassNotFoundException | LinkageError ex) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.github.cuckooguard.spring.internal;
+
+import io.github.cuckooguard.CuckooGuard;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.convert.ConversionException;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.convert.support.DefaultConversionService;
+
+/**
+ * A guard bean as the interceptor uses it: the guard, how an argument becomes a key of the
+ * guard's key type, and the writes in flight. Immutable and thread-safe.
+ */
+final class GuardHandle {
+
+  private final String name;
+  private final CuckooGuard<Object> guard;
+  private final KeyType keyType;
+  private final WriteJournal journal;
+
+  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType, WriteJournal journal) {
+    this.name = name;
+    this.guard = guard;
+    this.keyType = keyType;
+    this.journal = journal;
+  }
+
+  String name() {
+    return name;
+  }
+
+  CuckooGuard<Object> guard() {
+    return guard;
+  }
+
+  WriteJournal journal() {
+    return journal;
+  }
+
+  /**
+   * The key of the guard for an argument value.
+   *
+   * @throws IllegalArgumentException naming the guard and the type if the value cannot be a key
+   */
+  Object toKey(Object value) {
+    return keyType.toKey(name, value);
+  }
+
+  /** How argument values become keys of a guard. */
+  abstract static sealed class KeyType {
+
+    /** The guards built from {@code @CuckooGuarded}: the canonical funnel's types, unchanged. */
+    static KeyType canonical() {
+      return Canonical.INSTANCE;
+    }
+
+    /** A guard bean declared as {@code CuckooGuard<type>}: values are converted to that type. */
+    static KeyType of(@Nullable Class<?> type) {
+      return type == null || type == Object.class ? Unknown.INSTANCE : new Converted(type);
+    }
+
+    abstract Object toKey(String guard, Object value);
+  }
+
+  private static final class Canonical extends KeyType {
+    static final Canonical INSTANCE = new Canonical();
+
+    @Override
+    Object toKey(String guard, Object value) {
+      if (!CanonicalKeyFunnel.supports(value)) {
+        throw new IllegalArgumentException("Guard '" + guard + "': a key of type " + value.getClass().getName()
+            + " is not supported (" + CanonicalKeyFunnel.SUPPORTED + "); map it to one of these "
+            + "in the key expression, e.g. key = \"#user.id\"");
+      }
+      return value;
+    }
+  }
+
+  private static final class Unknown extends KeyType {
+    static final Unknown INSTANCE = new Unknown();
+
+    @Override
+    Object toKey(String guard, Object value) {
+      return value;
+    }
+  }
+
+  private static final class Converted extends KeyType {
+    private static final ConversionService CONVERSION = DefaultConversionService.getSharedInstance();
+    private final Class<?> type;
+
+    Converted(Class<?> type) {
+      this.type = type;
+    }
+
+    @Override
+    Object toKey(String guard, Object value) {
+      if (type.isInstance(value)) {
+        return value;
+      }
+      try {
+        Object converted = CONVERSION.convert(value, type);
+        if (converted != null) {
+          return converted;
+        }
+      } catch (ConversionException ex) {
+        throw new IllegalArgumentException("Guard '" + guard + "' takes " + type.getName()
+            + " keys; " + value.getClass().getName() + " value " + value + " cannot be converted", ex);
+      }
+      throw new IllegalArgumentException("Guard '" + guard + "' takes " + type.getName() + " keys; "
+          + value.getClass().getName() + " value " + value + " converts to null");
+    }
+  }
+}

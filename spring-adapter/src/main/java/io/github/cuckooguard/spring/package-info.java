@@ -1,0 +1,41 @@
+/**
+ * Spring integration: {@link io.github.cuckooguard.spring.EnableCuckooGuard} and the annotations
+ * that put a {@link io.github.cuckooguard.CuckooGuard} in front of repository methods.
+ *
+ * <pre>{@code
+ * @Configuration
+ * @EnableCuckooGuard
+ * class AppConfig { … }
+ *
+ * @Repository
+ * @CuckooGuarded(name = "users", expectedInsertions = 1_000_000, fpp = 0.001, keySource = "userIds")
+ * class UserRepository {
+ *   @GuardedFind User findById(long id) { … }                  // definite miss: null, no call
+ *   @GuardedFind Optional<User> find(@GuardKey long id) { … }  // definite miss: Optional.empty()
+ *   @GuardedAdd(key = "#user.id") boolean insert(User user) { … }   // true = key created
+ *   @GuardedRemove(key = "#id") boolean deleteById(long id) { … }   // true = key removed
+ * }
+ * }</pre>
+ *
+ * <p>What the guard tracks is the set of keys for which the source of truth (a table, a store)
+ * holds something. It stays free of false negatives because of three rules, applied by the
+ * interceptor:
+ *
+ * <ul>
+ *   <li>a key enters <b>before</b> the write of an {@link io.github.cuckooguard.spring.GuardedAdd}
+ *       method, and the add is undone when the surrounding transaction rolls back or the method
+ *       reports that it created nothing;
+ *   <li>a key leaves <b>after</b> the transaction that removed it commits (at once when no
+ *       transaction is active), and only when the {@link io.github.cuckooguard.spring.GuardedRemove}
+ *       method reports that it removed something;
+ *   <li>until the warm-up scan of the guard's key source ends, and whenever the guard is in doubt,
+ *       finders are not short-circuited.
+ * </ul>
+ *
+ * <p>Everything in this package is public API; {@code io.github.cuckooguard.spring.internal} is
+ * not.
+ */
+@NullMarked
+package io.github.cuckooguard.spring;
+
+import org.jspecify.annotations.NullMarked;
