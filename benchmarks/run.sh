@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite of issue 3 and writes JSON results, the space/accuracy CSV, the SVG
+# charts and a Markdown summary (results + ratios) into one directory.
+#
+#   benchmarks/run.sh smoke [outdir]   about one minute: every benchmark class once, short iterations
+#   benchmarks/run.sh full  [outdir]   the full suite, under 15 minutes on 2 cores
+#
+# Build the jar first:  mvn -q -pl benchmarks -am package -DskipTests
+# Run on a quiet machine: nothing else busy, no other JMH instance (each run gets its own tmpdir,
+# so JMH's jmh.lock never collides with another run's).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-}"
+out="${2:-benchmarks/results/$mode-$(date -u +%Y%m%dT%H%M%SZ)}"
+jar=benchmarks/target/benchmarks.jar
+[[ -f "$jar" ]] || { echo "missing $jar: run mvn -q -pl benchmarks -am package -DskipTests" >&2; exit 1; }
+mkdir -p "$out"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+jmh() { # jmh <name> <jmh arguments...>
+  local name="$1"; shift
+  echo "== $name: $*" >&2
+  java -Djava.io.tmpdir="$tmp" -jar "$jar" -rf json -rff "$out/$name.json" "$@" > "$out/$name.log"
+}
+report() { # report <SpaceAccuracyReport arguments...>
+  java -Xmx6g -cp "$jar" io.github.cuckooguard.benchmarks.SpaceAccuracyReport --out "$out/space-accuracy.csv" "$@" \
+    > "$out/space-accuracy.md"
+  java -cp "$jar" io.github.cuckooguard.benchmarks.SpaceChart "$out/space-accuracy.csv" "$out"
+}
+
+start=$SECONDS
+case "$mode" in
+  smoke)
+    short=(-f 1 -wi 1 -i 1 -w 1s -r 1s)
+    jmh lookup "${short[@]}" 'LookupBenchmark.oneThread' -p impl=OURS_12,FF_CUCKOO_16,GUAVA_12,CF4J_12 \
+      -p n=1000000 -p positivePercent=50
+    jmh insert -f 1 -wi 1 -i 1 'InsertBenchmark' -p impl=OURS_12,CF4J_12
+    jmh delete -f 1 -wi 1 -i 1 'DeleteBenchmark' -p impl=OURS_12,CF4J_12
+    jmh concurrent "${short[@]}" 'ConcurrentMixBenchmark' -p impl=OURS_12
+    report --n 100000 --probes 1000000
+    ;;
+  full)
+    std=(-f 1 -wi 1 -i 3 -w 1s -r 1s)
+    shares=(-p positivePercent=0,50,100 -p n=1000000,16000000)
+    jmh lookup-1t "${std[@]}" 'LookupBenchmark.oneThread' "${shares[@]}" \
+      -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_8,GUAVA_12,GUAVA_16,CF4J_12
+    jmh lookup-2t "${std[@]}" 'LookupBenchmark.twoThreads' "${shares[@]}" \
+      -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_16
+    jmh insert -f 1 -wi 3 -i 5 'InsertBenchmark' \
+      -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_12,CF4J_8,CF4J_12,CF4J_16
+    jmh delete -f 1 -wi 3 -i 5 'DeleteBenchmark'
+    jmh concurrent "${std[@]}" 'ConcurrentMixBenchmark'
+    jmh alloc -f 1 -wi 1 -i 1 -w 1s -r 1s -prof gc \
+      'LookupBenchmark.oneThread|InsertBenchmark|DeleteBenchmark' -p impl=OURS_12 -p n=1000000 -p positivePercent=50
+    report --n 1000000,1048577 --probes 10000000
+    ;;
+  *)
+    echo "usage: $0 smoke|full [outdir]" >&2; exit 2 ;;
+esac
+
+java -cp "$jar" io.github.cuckooguard.benchmarks.ResultTable "$out"/*.json > "$out/summary.md"
+{
+  echo
+  echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(uname -sr); suite time $((SECONDS - start)) s"
+} >> "$out/summary.md"
+echo "wrote $out (summary.md, space-accuracy.md, *.json, *.svg) in $((SECONDS - start)) s" >&2
