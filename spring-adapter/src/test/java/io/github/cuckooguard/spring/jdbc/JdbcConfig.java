@@ -19,7 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * H2 + JdbcTemplate + DataSourceTransactionManager + {@link JdbcUserRepository}, with counters on
- * connections and transactions. The database URL is a bean named "h2Url" registered by the test.
+ * connections and transactions. The database URL is a bean named "h2Url" registered by the test,
+ * which may also register a {@link KeyScanHook}.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableCuckooGuard
@@ -41,11 +42,6 @@ public class JdbcConfig {
   @Bean
   public CallCounter callCounter() {
     return new CallCounter();
-  }
-
-  @Bean
-  public KeyScanHook keyScanHook() {
-    return new KeyScanHook();
   }
 
   @Bean

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.EmptyResultDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,10 +29,10 @@ public class JdbcUserRepository {
   private static final RowMapper<User> ROW = (rs, i) -> new User(rs.getLong("id"), rs.getString("name"));
 
   private final JdbcTemplate jdbc;
-  private final KeyScanHook scanHook;
+  private final ObjectProvider<KeyScanHook> scanHook;
   private final CallCounter calls;
 
-  public JdbcUserRepository(JdbcTemplate jdbc, KeyScanHook scanHook, CallCounter calls) {
+  public JdbcUserRepository(JdbcTemplate jdbc, ObjectProvider<KeyScanHook> scanHook, CallCounter calls) {
     this.jdbc = jdbc;
     this.scanHook = scanHook;
     this.calls = calls;
@@ -125,7 +126,7 @@ public class JdbcUserRepository {
   @GuardKeySource
   @Transactional(readOnly = true)
   public List<Long> allIds() {
-    scanHook.run();
+    scanHook.ifAvailable(KeyScanHook::run);
     return jdbc.queryForList("select id from users", Long.class);
   }
 
