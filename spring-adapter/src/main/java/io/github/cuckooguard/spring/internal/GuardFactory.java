@@ -52,11 +52,8 @@ final class GuardFactory {
     if (scan == null) {
       return builder.build();
     }
-    if (scan instanceof KeyScan.OfBean bean && !beanFactory.isTypeMatch(bean.beanName(), KeySource.class)) {
-      throw new IllegalStateException("@CuckooGuarded(name = \"" + guard.name() + "\") on " + guard.declaredBy()
-          + ": keySource = \"" + bean.beanName() + "\" is not the name of a KeySource bean"
-          + (beanFactory.containsBean(bean.beanName()) ? " (it is a " + beanFactory.getType(bean.beanName()) + ")" : "")
-          + ".");
+    if (scan instanceof KeyScan.OfBean bean) {
+      checkKeySourceBean(guard, bean.beanName(), beanFactory);
     }
     GuardRegistry registry = beanFactory.getBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME, GuardRegistry.class);
     ContextReadyGate gate = beanFactory.getBean(ProxyCuckooGuardConfiguration.GATE_BEAN_NAME, ContextReadyGate.class);
@@ -72,5 +69,14 @@ final class GuardFactory {
       built.markStale("warm-up from " + scan.describe() + " once the application context is refreshed");
     }
     return built;
+  }
+
+  private static void checkKeySourceBean(GuardDeclaration guard, String name, BeanFactory beanFactory) {
+    boolean exists = beanFactory.containsBean(name);
+    if (!exists || !beanFactory.isTypeMatch(name, KeySource.class)) {
+      throw new IllegalStateException("@CuckooGuarded(name = \"" + guard.name() + "\") on " + guard.declaredBy()
+          + ": keySource = \"" + name + "\" is not the name of a KeySource bean"
+          + (exists ? " (it is a " + beanFactory.getType(name) + ")" : " (there is no such bean)") + ".");
+    }
   }
 }
