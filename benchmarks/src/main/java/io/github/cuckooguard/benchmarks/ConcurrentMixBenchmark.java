@@ -40,9 +40,11 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class ConcurrentMixBenchmark {
 
+  /** The implementation under test: thread-safe and deleting. */
   @Param({"OURS_8", "OURS_12", "OURS_16", "CF4J_12"})
   public Impl impl;
 
+  /** The capacity the filter is sized for. */
   @Param({"1000000"})
   public int n;
 
@@ -52,6 +54,7 @@ public class ConcurrentMixBenchmark {
   private int window;
   private int writerStep;
 
+  /** Fills the base and the first churn window; not timed. */
   @Setup(Level.Trial)
   public void setUp() {
     if (!impl.threadSafe() || !impl.canRemove()) {
@@ -75,6 +78,7 @@ public class ConcurrentMixBenchmark {
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Probe extends ProbeCursor {
+    /** Starts this reader at its own offset into the probes. */
     @Setup(Level.Trial)
     public void start(ConcurrentMixBenchmark benchmark, ThreadParams thread) {
       attach(benchmark.probes, thread);
@@ -91,6 +95,7 @@ public class ConcurrentMixBenchmark {
     }
   }
 
+  /** One lookup while the writer runs. */
   @Benchmark
   @Group("mixed")
   @GroupThreads(1)
@@ -114,6 +119,7 @@ public class ConcurrentMixBenchmark {
     return added;
   }
 
+  /** One lookup, no writer: the baseline of {@link #reader}. */
   @Benchmark
   @Group("alone")
   @GroupThreads(1)

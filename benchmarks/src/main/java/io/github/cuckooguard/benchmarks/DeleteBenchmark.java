@@ -29,23 +29,27 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class DeleteBenchmark {
 
+  /** The implementation under test. */
   @Param({"OURS_8", "OURS_12", "OURS_16", "CF4J_8", "CF4J_12", "CF4J_16"})
   public Impl impl;
 
   long[] keys;
   FilterAdapter filter;
 
+  /** The keys to insert and delete; not timed. */
   @Setup(Level.Trial)
   public void keys() {
     keys = Keys.presentKeys(InsertBenchmark.N);
   }
 
+  /** A filter holding every key before each drain; not timed. */
   @Setup(Level.Invocation)
   public void fullFilter() {
     filter = impl.empty(InsertBenchmark.N);
     InsertBenchmark.addAll(filter, keys);
   }
 
+  /** Removes every key; returns the filter so the work stays observable. */
   @Benchmark
   @OperationsPerInvocation(InsertBenchmark.N)
   public FilterAdapter delete() {

@@ -32,6 +32,7 @@ public class InsertBenchmark {
   /** Keys per fill: the filter's whole capacity. */
   static final int N = 1_000_000;
 
+  /** The implementation under test. */
   @Param({"OURS_8", "OURS_12", "OURS_16", "FF_CUCKOO_8", "FF_CUCKOO_16", "FF_CUCKOOPLUS_8",
       "FF_CUCKOOPLUS_16", "GUAVA_8", "GUAVA_12", "GUAVA_16", "CF4J_8", "CF4J_12", "CF4J_16"})
   public Impl impl;
@@ -39,11 +40,13 @@ public class InsertBenchmark {
   long[] keys;
   FilterAdapter filter;
 
+  /** The keys to insert; not timed. */
   @Setup(Level.Trial)
   public void keys() {
     keys = Keys.presentKeys(N);
   }
 
+  /** A new empty filter before each fill; not timed. */
   @Setup(Level.Invocation)
   public void emptyFilter() {
     filter = impl.empty(N);
@@ -58,6 +61,7 @@ public class InsertBenchmark {
     }
   }
 
+  /** Fills the filter to its capacity; returns it so the work stays observable. */
   @Benchmark
   @OperationsPerInvocation(N)
   public FilterAdapter fill() {

@@ -39,20 +39,24 @@ public class LookupBenchmark {
   /** Length of the probe sequence: 8 MiB, walked sequentially, so its reads are prefetched. */
   static final int PROBES = 1 << 20;
 
+  /** The implementation under test. */
   @Param({"OURS_8", "OURS_12", "OURS_16", "FF_CUCKOO_8", "FF_CUCKOO_16", "FF_CUCKOOPLUS_8",
       "FF_CUCKOOPLUS_16", "FF_XOR_8", "FF_XOR_16", "FF_XORFUSE_8", "GUAVA_8", "GUAVA_12", "GUAVA_16",
       "CF4J_8", "CF4J_12", "CF4J_16"})
   public Impl impl;
 
+  /** Keys stored in the filter. */
   @Param({"1000000", "16000000"})
   public int n;
 
+  /** Share of probes that are stored keys, in percent. */
   @Param({"0", "50", "100"})
   public int positivePercent;
 
   FilterAdapter filter;
   long[] probes;
 
+  /** Builds the filter from the shared keys and the probe sequence; not timed. */
   @Setup(Level.Trial)
   public void setUp() {
     filter = impl.build(Keys.presentKeys(n));
@@ -63,6 +67,7 @@ public class LookupBenchmark {
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Probe extends ProbeCursor {
+    /** Starts this thread at its own offset into the probes. */
     @Setup(Level.Trial)
     public void start(LookupBenchmark benchmark, ThreadParams thread) {
       attach(benchmark.probes, thread);
@@ -79,12 +84,14 @@ public class LookupBenchmark {
     }
   }
 
+  /** One lookup, one thread. */
   @Benchmark
   @Threads(1)
   public void oneThread(Probe probe) {
     probe.count(filter.mightContain(probe.next()));
   }
 
+  /** One lookup per thread, two threads on the same filter. */
   @Benchmark
   @Threads(2)
   public void twoThreads(Probe probe) {

@@ -32,6 +32,7 @@ public abstract class ProbeCursor {
     this.cursor = (int) ((long) keys.length * thread.getThreadIndex() / thread.getThreadCount());
   }
 
+  /** Counts each iteration from zero. */
   @Setup(Level.Iteration)
   public void resetCounters() {
     hits = 0;
