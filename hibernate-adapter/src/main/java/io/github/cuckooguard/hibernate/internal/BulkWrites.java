@@ -79,9 +79,7 @@ final class BulkWrites {
    * them stale now and holds them until its transaction completes.
    */
   void statement(Collection<EntityGuards> affected, String reason) {
-    for (EntityGuards entity : affected) {
-      entity.markStale(reason);
-    }
+    // Hold first, then mark stale: a rebuild requested by markStale must already see the hold.
     Transaction transaction = currentTransaction();
     synchronized (this) {
       if (transaction != null) {
@@ -93,16 +91,19 @@ final class BulkWrites {
             holds.merge(entity, 1, Integer::sum);
           }
         }
-        return;
-      }
-      for (EntityGuards entity : affected) {
-        if (untracked.add(entity)) {
-          LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": a bulk or"
-              + " native statement ran outside a transaction the guard can observe; the guard"
-              + " stays in pass-through until HibernateCuckooGuards.markStale("
-              + entity.entityName() + ") is called after the change is committed");
+      } else {
+        for (EntityGuards entity : affected) {
+          if (untracked.add(entity)) {
+            LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": a bulk"
+                + " or native statement ran outside a transaction the guard can observe; the"
+                + " guard stays in pass-through until HibernateCuckooGuards.markStale("
+                + entity.entityName() + ") is called after the change is committed");
+          }
         }
       }
+    }
+    for (EntityGuards entity : affected) {
+      entity.markStale(reason);
     }
   }
 

@@ -1,0 +1,136 @@
+package io.github.cuckooguard.hibernate;
+
+import static io.github.cuckooguard.hibernate.Db.awaitWarmUp;
+import static io.github.cuckooguard.hibernate.Db.inTx;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.cuckooguard.hibernate.model.Ledger;
+import java.util.List;
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Writes the entity events never report: HQL bulk statements, native SQL and plain JDBC. Each
+ * must switch the guard (of Ledger, guarded through the settings) to pass-through until a rebuild
+ * that sees its committed effect, and a find must never miss a row meanwhile.
+ */
+class BulkStatementTest {
+
+  static SessionFactory sf;
+  static HibernateCuckooGuards guards;
+
+  @BeforeAll
+  static void start() {
+    sf = Db.shared();
+    guards = HibernateCuckooGuards.of(sf);
+  }
+
+  @BeforeEach
+  void clean() {
+    awaitWarmUp(sf);
+    inTx(sf, (Session s) -> {
+      s.createMutationQuery("delete from Ledger").executeUpdate();
+    });
+    awaitWarmUp(sf);
+  }
+
+  private Ledger find(String code) {
+    return sf.fromTransaction(s -> s.find(Ledger.class, code));
+  }
+
+  private List<String> sqlOf(Runnable action) {
+    return Db.sharedCounter().during(action);
+  }
+
+  private boolean passThrough() {
+    return guards.stats(Ledger.class).guard().passThrough();
+  }
+
+  @Test
+  void entityWritesDoNotMakeTheGuardStale() {
+    long rebuilds = guards.stats(Ledger.class).guard().rebuilds();
+    inTx(sf, (Session s) -> s.persist(new Ledger("e-1", 1)));
+    inTx(sf, (Session s) -> s.remove(s.find(Ledger.class, "e-1")));
+
+    assertThat(passThrough()).isFalse();
+    assertThat(guards.stats(Ledger.class).guard().rebuilds()).isEqualTo(rebuilds);
+    assertThat(sqlOf(() -> assertThat(find("e-1")).isNull())).isEmpty();
+  }
+
+  @Test
+  void bulkDeletePassesThroughUntilARebuildAfterCommit() {
+    inTx(sf, (Session s) -> {
+      s.persist(new Ledger("d-1", 1));
+      s.persist(new Ledger("d-2", 2));
+      s.persist(new Ledger("d-3", 3));
+    });
+    inTx(sf, (Session s) -> {
+      int deleted = s.createMutationQuery("delete from Ledger where amount < 3").executeUpdate();
+      assertThat(deleted).isEqualTo(2);
+      assertThat(passThrough()).as("stale before commit").isTrue();
+    });
+
+    assertThat(find("d-3")).isNotNull(); // never a false negative, pass-through or not
+    awaitWarmUp(sf);
+    assertThat(passThrough()).isFalse();
+    assertThat(sqlOf(() -> assertThat(find("d-1")).isNull())).isEmpty();
+    assertThat(find("d-3")).isNotNull();
+  }
+
+  @Test
+  void nativeInsertIsFoundBeforeAndAfterTheRebuild() {
+    inTx(sf, (Session s) -> {
+      s.createNativeMutationQuery("insert into ledger (code, amount) values ('n-1', 5)")
+          .executeUpdate();
+      assertThat(passThrough()).isTrue();
+    });
+
+    assertThat(find("n-1")).isNotNull();
+    awaitWarmUp(sf);
+    assertThat(find("n-1")).as("after the rebuild the native row is tracked").isNotNull();
+    assertThat(sqlOf(() -> assertThat(find("n-2")).isNull())).isEmpty();
+  }
+
+  @Test
+  void aRebuildStartedBeforeTheBulkInsertCommitsCannotHideItsRows() throws Exception {
+    try (Session s = sf.openSession()) {
+      s.beginTransaction();
+      s.createMutationQuery("insert into Ledger (code, amount) values ('h-1', 7)").executeUpdate();
+      // the guard is held: a rebuild now would scan before the row is visible
+      assertThat(guards.rebuild(Ledger.class))
+          .failsWithin(java.time.Duration.ofSeconds(30));
+      assertThat(passThrough()).isTrue();
+      s.getTransaction().commit();
+    }
+    assertThat(find("h-1")).isNotNull();
+    awaitWarmUp(sf);
+    assertThat(find("h-1")).isNotNull();
+  }
+
+  @Test
+  void nativeStatementOnAnotherTableLeavesTheGuardAlone() {
+    inTx(sf, (Session s) -> {
+      s.createNativeMutationQuery("delete from Plain where id = 1").executeUpdate();
+    });
+    assertThat(passThrough()).isFalse();
+  }
+
+  @Test
+  void jdbcWritesBehindHibernatesBackNeedMarkStale() {
+    inTx(sf, (Session s) -> s.doWork(connection -> {
+      try (var statement = connection.createStatement()) {
+        statement.executeUpdate("insert into ledger (code, amount) values ('j-1', 9)");
+      }
+    }));
+    // plain JDBC is invisible to Hibernate: this is the documented single-writer scope
+    assertThat(find("j-1")).as("not seen before markStale").isNull();
+
+    guards.markStale(Ledger.class);
+    assertThat(find("j-1")).isNotNull();
+    awaitWarmUp(sf);
+    assertThat(find("j-1")).isNotNull();
+  }
+}
