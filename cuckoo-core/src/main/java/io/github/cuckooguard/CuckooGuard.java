@@ -249,12 +249,10 @@ public final class CuckooGuard<K> {
         if (keySource != null) {
           overflow.add(key);
         }
-        if (inNext) {
-          passThrough.holdUntilSwap();
-        } else {
-          passThrough.goStale();
+        boolean turnedOn = inNext ? passThrough.holdUntilSwap() : passThrough.goStale();
+        if (turnedOn || scheduler != null) {
+          failure = "an insert failed: the filter is full (" + current.info() + ")";
         }
-        failure = "an insert failed: the filter is full (" + current.info() + ")";
       }
     } finally {
       shared.unlock();

@@ -18,17 +18,23 @@ public final class PassThroughSwitch {
     return (state.get() & 1) != 0;
   }
 
-  /** A reason to go stale: pass-through on, and rebuilds that started before cannot clear it. */
-  public void goStale() {
-    state.updateAndGet(s -> (s | 1) + 2);
+  /**
+   * A reason to go stale: pass-through on, and rebuilds that started before cannot clear it.
+   *
+   * @return whether this call switched it on
+   */
+  public boolean goStale() {
+    return (state.getAndUpdate(s -> (s | 1) + 2) & 1) == 0;
   }
 
   /**
    * Pass-through on without a new epoch: the running rebuild, which already covers the cause,
    * may still clear it.
+   *
+   * @return whether this call switched it on
    */
-  public void holdUntilSwap() {
-    state.updateAndGet(s -> s | 1);
+  public boolean holdUntilSwap() {
+    return (state.getAndUpdate(s -> s | 1) & 1) == 0;
   }
 
   /** The epoch to hand to {@link #clearIfUnchangedSince}, taken when a rebuild starts. */

@@ -11,40 +11,51 @@ import org.jspecify.annotations.Nullable;
  * entered or left while it was built.
  *
  * <pre>
- * Invariant to keep: when F2 is swapped in, it holds at least one copy of the fingerprint of
- * every tracked key, and every remove applied to F2 is paired with an add F2 received for the
- * same key (an unpaired remove could take another key's copy and make it a false negative).
+ * Goal: when F2 is swapped in, it holds a copy of the fingerprint of every tracked key, and every
+ * remove applied to F2 is paired with an add that F2 received for the same key (an unpaired
+ * remove could take another key's copy and make that key a false negative). A key is tracked
+ * from its keyEntered call until its keyLeft call; per key these alternate and are serialised by
+ * the caller (the set semantics of the guard's contract).
  *
- *   enter(k)  F2.add(k); touched[k].knownLive++          (the guard also adds to F1)
- *   leave(k)  if touched[k].knownLive > 0: F2.remove(k); knownLive--     (paired with that add)
- *             else touched[k].deferredLeaves++   (the incarnation predates the rebuild: F2 has a
- *                                                  copy only if the scan emitted it)
- *   scan(k)   F2.add(k); if touched has k: touched[k].scanAdds++
- *   settle    for each touched k: remove min(scanAdds, deferredLeaves) copies from F2
+ *   enter(k)   F2.add(k); touched[k].knownLive++       (the guard also adds to F1; keys whose F1
+ *                                                      insert failed are handed over this way at
+ *                                                      install)
+ *   leave(k)   if touched[k].knownLive > 0: F2.remove(k); knownLive--   (paired with that add)
+ *              else: nothing                 (the incarnation predates the rebuild: F2 holds
+ *                                             a copy only if the scan emitted it)
+ *   scan(k)    F2.add(k); if touched has k: touched[k].scanAdds++
+ *   settle     for each touched k: remove scanAdds copies from F2
  *
- * Per key, enter and leave alternate and are serialised by the caller; the updates of touched[k]
- * run inside ConcurrentHashMap.compute, so they are atomic per key anyway. A scan add that
- * happened before touched[k] existed is not counted, so its matching deferred leave is not
- * applied: that copy leaks (a false positive until the next rebuild), which is safe.
- *
- * Why settle is safe: every key in touched whose incarnation is live at the end entered during
- * the rebuild (a key present before and still present has no events, hence no entry), so F2 has
- * its copy from enter, matched only by removes of incarnations that also entered during the
- * rebuild. A scan copy is removed only against a deferred leave, i.e. only when the incarnation
- * the scan saw (present before the rebuild) has left, and never more often than the scan added.
+ * Proof. Take a key k tracked at the swap, in its incarnation I.
+ * - k not in touched: no event for k during the rebuild, so I was tracked before the rebuild
+ *   started and through the whole scan; the KeySource contract makes the scan emit it. Nothing
+ *   removes that copy.
+ * - k in touched: some event for k happened during the rebuild. If I had been entered before
+ *   the rebuild, the only possible event would be I's leave (no enter while tracked), and I is
+ *   still tracked; so I entered during the rebuild (or was handed over at install), and F2 got
+ *   its add. Leaves with knownLive > 0 are exactly the leaves of such F2-known incarnations
+ *   (an incarnation predating the rebuild leaves before any enter of the same key, while
+ *   knownLive is 0), so they never outnumber the F2-known incarnations that ended, and I's copy
+ *   survives them. Settle removes only copies that known scan adds put there.
+ * Every remove is paired: leaves with an enter's add, settle with a scan add of the same key.
+ * Keys not tracked at the swap keep zero copies or leak one: a scan add made before the key's
+ * touched entry existed is not counted (the key left after the scan emitted it), so it stays, a
+ * false positive until the next rebuild, which is safe.
  * </pre>
  *
- * <p>Thread safety: {@link #entered} and {@link #left} run under the guard's read lock, concurrently
- * with each other and with {@link #scanned}; {@link #settle} runs under its write lock after the
- * scan returned.
+ * <p>Thread safety: {@link #entered} and {@link #left} run under the guard's read lock,
+ * concurrently with each other and with {@link #scanned}; the updates of one key's entry run
+ * inside {@link ConcurrentHashMap#compute}, atomic per key. {@link #settle} runs under the guard's
+ * write lock after the scan returned.
  *
  * @param <K> the key type
  */
 public final class RebuildState<K> {
 
   private static final class KeyState {
+    /** Incarnations whose enter F2 received and whose leave has not come yet. */
     int knownLive;
-    int deferredLeaves;
+    /** Scan adds made while this entry existed. */
     int scanAdds;
   }
 
@@ -120,8 +131,6 @@ public final class RebuildState<K> {
       if (state.knownLive > 0) {
         state.knownLive--;
         next.remove(k);
-      } else {
-        state.deferredLeaves++;
       }
       return state;
     });
@@ -174,16 +183,15 @@ public final class RebuildState<K> {
   }
 
   /**
-   * Applies the deferred leaves that are paired with a scan add (see the class comment). Call
-   * after the scan returned, holding the guard's write lock.
+   * Removes the scan copies of touched keys (see the class comment). Call after the scan
+   * returned, holding the guard's write lock.
    *
    * @return the copies removed
    */
   public long settle() {
     long removed = 0;
     for (var e : touched.entrySet()) {
-      KeyState s = e.getValue();
-      for (int i = Math.min(s.scanAdds, s.deferredLeaves); i > 0; i--) {
+      for (int i = e.getValue().scanAdds; i > 0; i--) {
         if (next.remove(e.getKey())) {
           removed++;
         }
