@@ -1,0 +1,216 @@
+package io.github.cuckooguard.jcache;
+
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.jcache.internal.CacheTracker;
+import io.github.cuckooguard.jcache.internal.CreationConfiguration;
+import io.github.cuckooguard.jcache.internal.GuardListener;
+import java.net.URI;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.configuration.CacheEntryListenerConfiguration;
+import javax.cache.configuration.Configuration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link CacheManager} whose caches are {@link GuardedCache}s around the caches of a delegate
+ * manager. Obtained from {@link GuardedCachingProvider}; every call not about guards is passed to
+ * the delegate, so names, URIs, properties, management beans and events are the delegate's.
+ *
+ * <p>Each cache gets its own guard, configured from the manager's properties and the system
+ * properties as described in {@link GuardSettings}. A cache created here ({@link #createCache})
+ * on a provider that keeps caches in this process (Caffeine, Ehcache) gets the guard's listener
+ * inside its creation configuration, so the guard sees every entry from the first and also
+ * follows removals. A cache that already existed ({@link #getCache} of a cache created by the
+ * provider's own configuration or by another process) is read once in the background first, during
+ * which its guard answers "might be present" for every key; see {@link GuardedCache}.
+ *
+ * <p>{@code getCache} returns the same {@link GuardedCache} for a name until that cache is closed
+ * or destroyed.
+ *
+ * <p>Thread safety: all methods may be called from any thread.
+ */
+public final class GuardedCacheManager implements CacheManager {
+
+  private final GuardedCachingProvider provider;
+  private final CacheManager delegate;
+  private final Properties properties;
+  private final boolean localCompleteEvents;
+  private final ConcurrentHashMap<String, GuardedCache<?, ?>> caches = new ConcurrentHashMap<>();
+
+  GuardedCacheManager(GuardedCachingProvider provider, CacheManager delegate, Properties properties,
+      boolean localCompleteEvents) {
+    this.provider = provider;
+    this.delegate = delegate;
+    this.properties = properties;
+    this.localCompleteEvents = localCompleteEvents;
+  }
+
+  /**
+   * Creates the cache in the delegate manager, with a guard.
+   *
+   * @throws CacheException if a cache of that name exists
+   * @throws IllegalArgumentException if the configuration, or a guard setting, is invalid
+   * @throws IllegalStateException if this manager is closed
+   * @throws NullPointerException if an argument is null
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(String cacheName, C configuration) {
+    Objects.requireNonNull(cacheName, "cacheName");
+    Objects.requireNonNull(configuration, "configuration");
+    requireOpen();
+    return (Cache<K, V>) caches.compute(cacheName, (name, existing) -> {
+      if (existing != null && !existing.isClosed()) {
+        throw new CacheException("A cache named '" + name + "' already exists");
+      }
+      return create(name, configuration);
+    });
+  }
+
+  private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
+    CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
+    if (localCompleteEvents) {
+      CacheTracker<K> tracker = new CacheTracker<>(settings.guardBuilder(name), true);
+      CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
+      Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
+      if (withListener != null) {
+        Cache<K, V> cache = delegate.createCache(name, withListener);
+        tracker.attach(cache);
+        return new GuardedCache<>(cache, tracker, this);
+      }
+    }
+    Cache<K, V> cache = delegate.createCache(name, configuration);
+    return GuardedCache.wrapExisting(cache, settings.guardBuilder(name), this);
+  }
+
+  /**
+   * The guarded cache of that name, if the delegate has it.
+   *
+   * @throws ClassCastException if the types do not match the cache's configured types
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if a guard setting is invalid
+   */
+  @Override
+  public <K, V> @Nullable Cache<K, V> getCache(String cacheName, Class<K> keyType, Class<V> valueType) {
+    return guarded(cacheName, delegate.getCache(cacheName, keyType, valueType));
+  }
+
+  /**
+   * The guarded cache of that name, if the delegate has it.
+   *
+   * @throws IllegalStateException if this manager is closed
+   * @throws IllegalArgumentException if a guard setting is invalid
+   */
+  @Override
+  public <K, V> @Nullable Cache<K, V> getCache(String cacheName) {
+    return guarded(cacheName, delegate.<K, V>getCache(cacheName));
+  }
+
+  @SuppressWarnings("unchecked")
+  private <K, V> @Nullable Cache<K, V> guarded(String name, @Nullable Cache<K, V> cache) {
+    if (cache == null) {
+      caches.computeIfPresent(name, (n, existing) -> existing.isClosed() ? null : existing);
+      return null;
+    }
+    return (Cache<K, V>) caches.compute(name, (n, existing) -> {
+      if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
+        return existing;
+      }
+      CuckooGuard.Builder<K> guard = CacheSettings.resolve(name, properties, getClassLoader()).guardBuilder(name);
+      return GuardedCache.wrapExisting(cache, guard, this);
+    });
+  }
+
+  /** The names of the delegate's caches. */
+  @Override
+  public Iterable<String> getCacheNames() {
+    return delegate.getCacheNames();
+  }
+
+  @Override
+  public void destroyCache(String cacheName) {
+    delegate.destroyCache(cacheName);
+    caches.remove(cacheName);
+  }
+
+  @Override
+  public void enableManagement(String cacheName, boolean enabled) {
+    delegate.enableManagement(cacheName, enabled);
+  }
+
+  /**
+   * Switches statistics in the delegate; while they are on, the cache's guard short-circuits
+   * nothing, so that the provider's hit and miss counts stay complete.
+   */
+  @Override
+  public void enableStatistics(String cacheName, boolean enabled) {
+    delegate.enableStatistics(cacheName, enabled);
+    GuardedCache<?, ?> cache = caches.get(cacheName);
+    if (cache != null) {
+      cache.statisticsEnabled(enabled);
+    }
+  }
+
+  @Override
+  public GuardedCachingProvider getCachingProvider() {
+    return provider;
+  }
+
+  @Override
+  public URI getURI() {
+    return delegate.getURI();
+  }
+
+  @Override
+  public @Nullable ClassLoader getClassLoader() {
+    return delegate.getClassLoader();
+  }
+
+  @Override
+  public Properties getProperties() {
+    return delegate.getProperties();
+  }
+
+  @Override
+  public void close() {
+    try {
+      delegate.close();
+    } finally {
+      caches.clear();
+      provider.forget(this);
+    }
+  }
+
+  @Override
+  public boolean isClosed() {
+    return delegate.isClosed();
+  }
+
+  /** This object if it is an instance of {@code clazz}, else what the delegate unwraps to. */
+  @Override
+  public <T> T unwrap(Class<T> clazz) {
+    if (clazz.isInstance(this)) {
+      return clazz.cast(this);
+    }
+    return delegate.unwrap(clazz);
+  }
+
+  @Override
+  public String toString() {
+    return "GuardedCacheManager[" + delegate + "]";
+  }
+
+  void forget(GuardedCache<?, ?> cache) {
+    caches.remove(cache.getName(), cache);
+  }
+
+  private void requireOpen() {
+    if (delegate.isClosed()) {
+      throw new IllegalStateException("CacheManager " + delegate.getURI() + " is closed");
+    }
+  }
+}

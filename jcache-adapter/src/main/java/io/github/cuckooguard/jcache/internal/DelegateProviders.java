@@ -1,0 +1,78 @@
+package io.github.cuckooguard.jcache.internal;
+
+import io.github.cuckooguard.jcache.GuardSettings;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.Set;
+import javax.cache.CacheException;
+import javax.cache.spi.CachingProvider;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Finds the provider a guarded provider wraps, and knows which providers deliver every event of a
+ * cache, from its creation on, in this process.
+ */
+public final class DelegateProviders {
+
+  /**
+   * Providers that keep a cache in this process and register the listeners of a creation
+   * configuration before the cache can be used: with those, every Removed/Expired event a
+   * creation-time listener receives pairs with a Created event it received. Distributed providers
+   * are not listed: a Hazelcast member's {@code createCache} returns a cache other members may
+   * have filled, and registers listeners only after the cache exists cluster-wide.
+   */
+  private static final Set<String> LOCAL_PROVIDERS = Set.of(
+      "com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider",
+      "org.ehcache.jsr107.EhcacheCachingProvider",
+      "org.jsr107.ri.spi.RICachingProvider");
+
+  private DelegateProviders() {}
+
+  /** Whether creation-time listeners of {@code provider}'s caches see every event of the cache. */
+  public static boolean hasLocalCompleteEvents(CachingProvider provider) {
+    return LOCAL_PROVIDERS.contains(provider.getClass().getName());
+  }
+
+  /**
+   * A new instance of the provider named by the system property {@value GuardSettings#DELEGATE},
+   * else of the single provider other than {@code self} registered in {@code META-INF/services},
+   * loaded by {@code classLoader}. Not the instance {@link javax.cache.Caching} shares: asking
+   * {@code Caching} for it would register it next to {@code self} for the class loader, and
+   * {@code Caching.getCachingProvider()} would then find two providers.
+   *
+   * @throws CacheException if no provider, or more than one, qualifies, or the named one cannot be
+   *     loaded; the message says what to set
+   */
+  public static CachingProvider instantiate(Class<? extends CachingProvider> self, @Nullable ClassLoader classLoader) {
+    String name = System.getProperty(GuardSettings.DELEGATE);
+    if (name == null || name.isBlank()) {
+      List<String> candidates = ServiceLoader.load(CachingProvider.class, classLoader).stream()
+          .map(provider -> provider.type().getName())
+          .filter(candidate -> !candidate.equals(self.getName()))
+          .distinct()
+          .toList();
+      if (candidates.size() != 1) {
+        throw new CacheException(self.getSimpleName() + " wraps another JCache provider, but "
+            + (candidates.isEmpty() ? "none is on the class path" : "there are " + candidates.size() + ": " + candidates)
+            + "; set the system property " + GuardSettings.DELEGATE + " to the class name of the one to wrap,"
+            + " or construct " + self.getSimpleName() + " with a provider instance");
+      }
+      name = candidates.get(0);
+    }
+    name = name.trim();
+    if (name.equals(self.getName())) {
+      throw new CacheException(GuardSettings.DELEGATE + " (" + name + ") names the guarded provider itself;"
+          + " set it to the provider to wrap, e.g. com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider");
+    }
+    try {
+      Class<?> type = Class.forName(name, true, classLoader);
+      if (!CachingProvider.class.isAssignableFrom(type)) {
+        throw new CacheException(GuardSettings.DELEGATE + " (" + name + ") is not a " + CachingProvider.class.getName());
+      }
+      return (CachingProvider) type.getConstructor().newInstance();
+    } catch (ReflectiveOperationException | LinkageError e) {
+      throw new CacheException("The provider to wrap (" + name + ", from " + GuardSettings.DELEGATE + " or"
+          + " META-INF/services) could not be instantiated with its public no-argument constructor: " + e, e);
+    }
+  }
+}
