@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.hibernate.SessionFactory;
 import org.hibernate.SessionFactoryObserver;
+import org.hibernate.binder.internal.TenantIdBinder;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
@@ -131,7 +132,9 @@ public final class GuardRegistry implements SessionFactoryObserver {
   }
 
   boolean multiTenant() {
-    return factory.getSessionFactoryOptions().isMultiTenancyEnabled();
+    // separate schemas/databases, or a @TenantId discriminator column (a filter Hibernate defines)
+    return factory.getSessionFactoryOptions().isMultiTenancyEnabled()
+        || factory.getDefinedFilterNames().contains(TenantIdBinder.FILTER_NAME);
   }
 
   private Map<String, EntityGuards> entities() {

@@ -1,0 +1,70 @@
+package io.github.cuckooguard.hibernate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.cuckooguard.hibernate.model.TenantNote;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.hibernate.Session;
+import org.hibernate.SessionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** One guard per tenant ({@code @TenantId} discriminator): each mirrors only its tenant's rows. */
+class MultiTenancyTest {
+
+  static SessionFactory sf;
+  static SqlCounter sql = new SqlCounter();
+
+  @BeforeAll
+  static void start() {
+    sf = Db.configuration(Db.newUrl(), sql, Map.of(), TenantNote.class).buildSessionFactory();
+  }
+
+  @AfterAll
+  static void stop() {
+    sf.close();
+  }
+
+  private void inTenant(String tenant, java.util.function.Consumer<Session> work) {
+    try (Session s = sf.withOptions().tenantIdentifier(tenant).openSession()) {
+      s.beginTransaction();
+      work.accept(s);
+      s.getTransaction().commit();
+    }
+  }
+
+  private TenantNote find(String tenant, long id) {
+    TenantNote[] found = new TenantNote[1];
+    inTenant(tenant, s -> found[0] = s.find(TenantNote.class, id));
+    return found[0];
+  }
+
+  @Test
+  void eachTenantHasItsOwnGuard() throws Exception {
+    HibernateCuckooGuards guards = HibernateCuckooGuards.of(sf);
+    inTenant("a", s -> s.persist(new TenantNote(1, "a's")));
+    inTenant("b", s -> s.persist(new TenantNote(2, "b's")));
+    assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+
+    assertThat(find("a", 1)).isNotNull();
+    assertThat(find("b", 2)).isNotNull();
+    List<String> crossTenant = sql.during(() -> {
+      assertThat(find("a", 2)).isNull();
+      assertThat(find("b", 1)).isNull();
+    });
+    assertThat(crossTenant).as("another tenant's id is absent for this tenant's guard").isEmpty();
+
+    inTenant("a", s -> s.remove(s.find(TenantNote.class, 1L)));
+    assertThat(sql.during(() -> assertThat(find("a", 1)).isNull())).isEmpty();
+
+    assertThat(guards.stats(TenantNote.class, "a").tenantId()).isEqualTo("a");
+    assertThat(guards.stats(TenantNote.class, "b").shortCircuits()).isEqualTo(1);
+    assertThatThrownBy(() -> guards.stats(TenantNote.class))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("tenantId");
+  }
+}
