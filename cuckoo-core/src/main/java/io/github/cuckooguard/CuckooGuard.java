@@ -1,8 +1,8 @@
 package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.guard.FilterSpec;
+import io.github.cuckooguard.internal.guard.FilterState;
 import io.github.cuckooguard.internal.guard.ListenerSupport;
-import io.github.cuckooguard.internal.guard.PassThroughSwitch;
 import io.github.cuckooguard.internal.guard.RebuildScheduler;
 import io.github.cuckooguard.internal.guard.RebuildState;
 import java.lang.System.Logger;
@@ -11,16 +11,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,8 +45,9 @@ import org.jspecify.annotations.Nullable;
  * {@link #markStale}, and when a rebuild fails; it switches off only when a rebuild that started
  * after the last of those causes succeeds. <b>Without a {@link KeySource} nothing can rebuild, so
  * pass-through, once on, stays on for the life of the guard</b>; such a guard grows its filter by
- * expansion instead (on by default), and inserts fail only after {@value io.github.cuckooguard.internal.FilterCore#MAX_SUB_FILTERS}
- * sub-filters or with {@code expansion(0)}.
+ * expansion instead (on by default), and inserts fail only after
+ * {@value io.github.cuckooguard.internal.FilterCore#MAX_SUB_FILTERS} sub-filters or with
+ * {@code expansion(0)}.
  *
  * <p>Rebuild: with a {@link KeySource}, the guard builds a fresh filter in the background on its
  * executor when the load passes {@link Builder#rebuildLoadThreshold}, when the filter had to grow,
@@ -58,8 +55,10 @@ import org.jspecify.annotations.Nullable;
  * target (after at least {@value #MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys), on
  * {@link #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile
  * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys at the
- * same fpp, and may grow (a grown filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and never wait for it,
- * except for two brief exclusive steps (install, swap).
+ * same fpp, and may grow (a grown filter is rebuilt again, right-sized). Enters and leaves
+ * continue during the rebuild and never wait for it, except for two brief exclusive steps
+ * (install, swap). The {@link KeySource} contract, in-flight keys included, is what makes the
+ * rebuilt filter complete: read it before writing one.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
  * lock; {@link #keyEntered} and {@link #keyLeft} take the shared side of a read-write lock and run
@@ -81,27 +80,9 @@ import org.jspecify.annotations.Nullable;
 public final class CuckooGuard<K> {
 
   /*
-   * Implementation notes.
-   *
-   * State: `filter` (F1) is what lookups read; `rebuilding` is non-null while a rebuild builds F2.
-   * Both change only under the write lock; keyEntered/keyLeft hold the read lock, so they see a
-   * consistent pair and update F1 and (through RebuildState) F2. RebuildState's class comment holds
-   * the protocol and the argument that F2 never misses a tracked key and never takes an unpaired
-   * remove. The scan itself runs with no lock held, so a KeySource that triggers keyLeft (e.g. a
-   * cache evicting during cleanUp) cannot deadlock.
-   *
-   * Swap order: filter = F2 is written before pass-through is cleared, and mightContain reads
-   * pass-through before the filter, so a lookup that sees pass-through off sees F2.
-   *
-   * A failed insert into F1 (with a KeySource): the key goes into `overflow`, an exact set, and
-   * pass-through goes on. The next rebuild cannot rely on its scan for such a key: it may install
-   * and scan before the caller makes the key visible at the source. So at install every overflow
-   * key is handed to F2 as if it entered during the rebuild, and keyLeft of an overflow key
-   * removes it from the overflow set instead of F1 (so F1 never takes an unpaired remove). The
-   * swap clears the overflow set; a failed rebuild keeps it. Overflow non-empty implies
-   * pass-through on. Outside a rebuild the failure is a new reason to go stale; during a rebuild
-   * whose F2 took the key, that rebuild covers it and may clear the flag at its swap
-   * (holdUntilSwap). Without a KeySource no rebuild can clear pass-through, so nothing is kept.
+   * Implementation notes. The filters and the switch between them live in FilterState (locking,
+   * swap order, failed inserts); the rebuild protocol and its proof in RebuildState; scheduling,
+   * coalescing and back-off in RebuildScheduler. This class counts, triggers and orchestrates.
    */
 
   /** Load factor above which a rebuild starts, unless set. */
@@ -124,11 +105,7 @@ public final class CuckooGuard<K> {
   private final double loadThreshold;
   private final double driftLimit;
 
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final PassThroughSwitch passThrough = new PassThroughSwitch();
-  private volatile CuckooFilter<K> filter;
-  private volatile @Nullable RebuildState<K> rebuilding;
-  private final Set<K> overflow = ConcurrentHashMap.newKeySet();
+  private final FilterState<K> state;
 
   private final LongAdder lookups = new LongAdder();
   private final LongAdder definiteMisses = new LongAdder();
@@ -145,15 +122,15 @@ public final class CuckooGuard<K> {
     this.spec = new FilterSpec(
         b.expectedInsertions > 0 ? b.expectedInsertions : AbstractFilterBuilder.DEFAULT_EXPECTED_INSERTIONS,
         b.fpp, b.fingerprintBits, b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION, b.seed);
-    this.filter = spec.initial(funnel);
     this.keySource = b.keySource;
+    this.state = new FilterState<>(spec.initial(funnel), keySource != null);
     this.listeners = new ListenerSupport(name, b.listeners);
     this.loadThreshold = Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
     double factor = Double.isNaN(b.driftFactor) ? DEFAULT_FPP_DRIFT_FACTOR : b.driftFactor;
     this.driftLimit = factor * spec.targetFpp();
     this.scheduler = keySource == null ? null
         : new RebuildScheduler(b.executor != null ? b.executor : ForkJoinPool.commonPool(), this::rebuildOnce,
-            this::rejected, passThrough::isOn, System::nanoTime);
+            this::rejected, state::isPassThrough, System::nanoTime);
   }
 
   /**
@@ -182,13 +159,10 @@ public final class CuckooGuard<K> {
   public boolean mightContain(K key) {
     Objects.requireNonNull(key, "key");
     lookups.increment();
-    if (passThrough.isOn()) {
-      if (scheduler != null && scheduler.isBackingOff()) {
+    if (state.mightContain(key)) {
+      if (scheduler != null && scheduler.isBackingOff() && state.isPassThrough()) {
         scheduler.requestIfIdle("retry after a failed rebuild");
       }
-      return true;
-    }
-    if (filter.mightContain(key)) {
       return true;
     }
     definiteMisses.increment();
@@ -204,7 +178,7 @@ public final class CuckooGuard<K> {
    */
   public void reportFalsePositive(K key) {
     Objects.requireNonNull(key, "key");
-    if (passThrough.isOn()) {
+    if (state.isPassThrough()) {
       return;
     }
     falsePositives.increment();
@@ -229,52 +203,22 @@ public final class CuckooGuard<K> {
    */
   public void keyEntered(K key) {
     Objects.requireNonNull(key, "key");
-    if (scheduler != null) {
+    if (scheduler != null && !scheduler.isBusy()) {
       // Requested before the add: an executor that runs the rebuild on this thread then finishes
       // it before the key is added, so the add reaches the new filter.
-      String growth = growthTrigger(filter);
+      String growth = state.growth(loadThreshold);
       if (growth != null) {
         scheduler.requestIfIdle(growth);
       }
     }
-    String failure = null;
-    Lock shared = lock.readLock();
-    shared.lock();
-    try {
-      CuckooFilter<K> current = filter;
-      RebuildState<K> r = rebuilding;
-      boolean stored = current.add(key);
-      boolean inNext = r != null && r.entered(key);
-      if (!stored) {
-        if (keySource != null) {
-          overflow.add(key);
-        }
-        boolean turnedOn = inNext ? passThrough.holdUntilSwap() : passThrough.goStale();
-        if (turnedOn || scheduler != null) {
-          failure = "an insert failed: the filter is full (" + current.info() + ")";
-        }
-      }
-    } finally {
-      shared.unlock();
-    }
+    boolean wasPassThrough = state.isPassThrough();
+    String failure = state.enter(key);
     if (failure != null && scheduler != null) {
       scheduler.requestIfIdle(failure);
-    } else if (failure != null) {
+    } else if (failure != null && !wasPassThrough) {
       LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "': " + failure + "; without a KeySource pass-through"
           + " stays on for good");
     }
-  }
-
-  private @Nullable String growthTrigger(CuckooFilter<K> current) {
-    if (Objects.requireNonNull(scheduler).isBusy()) {
-      return null;
-    }
-    double load = current.loadFactor();
-    if (load > loadThreshold) {
-      return "load factor " + load + " passed " + loadThreshold;
-    }
-    int subFilters = current.core.subFilters();
-    return subFilters > 1 ? "the filter grew to " + subFilters + " sub-filters" : null;
   }
 
   /**
@@ -285,20 +229,7 @@ public final class CuckooGuard<K> {
    * @throws NullPointerException if {@code key} is null
    */
   public void keyLeft(K key) {
-    Objects.requireNonNull(key, "key");
-    Lock shared = lock.readLock();
-    shared.lock();
-    try {
-      if (overflow.isEmpty() || !overflow.remove(key)) {
-        filter.remove(key);
-      }
-      RebuildState<K> r = rebuilding;
-      if (r != null) {
-        r.left(key);
-      }
-    } finally {
-      shared.unlock();
-    }
+    state.leave(Objects.requireNonNull(key, "key"));
   }
 
   /**
@@ -318,7 +249,7 @@ public final class CuckooGuard<K> {
    */
   public void markStale(String reason) {
     Objects.requireNonNull(reason, "reason");
-    passThrough.goStale();
+    state.markStale();
     if (scheduler == null) {
       LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "' marked stale (" + reason + "); without a KeySource"
           + " pass-through stays on for good");
@@ -330,7 +261,7 @@ public final class CuckooGuard<K> {
 
   /** Whether {@link #mightContain} currently answers true for every key. */
   public boolean isPassThrough() {
-    return passThrough.isOn();
+    return state.isPassThrough();
   }
 
   // ---- rebuild ----
@@ -357,32 +288,25 @@ public final class CuckooGuard<K> {
     listeners.started(reason);
     RebuildState<K> r = null;
     try {
-      CuckooFilter<K> next = spec.rebuilt(funnel, filter.approximateElementCount());
-      Lock exclusive = lock.writeLock();
-      exclusive.lock();
-      try {
-        r = new RebuildState<>(next, passThrough.epoch());
-        for (K key : overflow) {
-          r.entered(key);
-        }
-        rebuilding = r;
-      } finally {
-        exclusive.unlock();
-      }
-      RebuildState<K> state = r;
+      r = state.install(spec.rebuilt(funnel, state.current().approximateElementCount()));
+      RebuildState<K> scan = r;
       Objects.requireNonNull(keySource).forEachKey(key -> {
-        long n = state.scanned(key);
+        long n = scan.scanned(key);
         if (n % PROGRESS_INTERVAL == 0) {
           listeners.progress(n);
         }
       });
-      state.closeScan();
-      swap(state);
+      scan.closeScan();
+      state.swap(scan);
     } catch (Throwable t) {
       Throwable cause = r != null && r.failure() != null ? r.failure() : t;
-      abandon(r, cause);
+      state.abandon(r, cause);
+      lastRebuildFailure = cause;
+      listeners.failed(cause);
       throw t;
     }
+    driftBaseMisses = definiteMisses.sum();
+    driftBaseFalsePositives = falsePositives.sum();
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     lastRebuildDuration = took;
     lastRebuildFailure = null;
@@ -390,46 +314,12 @@ public final class CuckooGuard<K> {
     listeners.finished(stats(), r.keysScanned(), took);
   }
 
-  private void swap(RebuildState<K> r) {
-    Lock exclusive = lock.writeLock();
-    exclusive.lock();
-    try {
-      Throwable failed = r.failure();
-      if (failed != null) {
-        throw new IllegalStateException("rebuild failed: " + failed.getMessage(), failed);
-      }
-      r.settle();
-      filter = r.next();
-      rebuilding = null;
-      overflow.clear();
-      driftBaseMisses = definiteMisses.sum();
-      driftBaseFalsePositives = falsePositives.sum();
-      passThrough.clearIfUnchangedSince(r.startEpoch());
-    } finally {
-      exclusive.unlock();
-    }
-  }
-
-  private void abandon(@Nullable RebuildState<K> r, Throwable cause) {
-    Lock exclusive = lock.writeLock();
-    exclusive.lock();
-    try {
-      if (r != null) {
-        r.fail(cause);
-        if (rebuilding == r) {
-          rebuilding = null;
-        }
-      }
-      passThrough.goStale();
-    } finally {
-      exclusive.unlock();
-    }
+  private void rejected(String reason, RejectedExecutionException e) {
+    RejectedExecutionException cause = new RejectedExecutionException("the executor rejected the rebuild ("
+        + reason + ")", e);
+    state.abandon(null, cause);
     lastRebuildFailure = cause;
     listeners.failed(cause);
-  }
-
-  private void rejected(String reason, RejectedExecutionException e) {
-    abandon(null, new RejectedExecutionException("the executor rejected the rebuild (" + reason + ")", e));
   }
 
   // ---- stats ----
@@ -438,12 +328,11 @@ public final class CuckooGuard<K> {
   public GuardStats stats() {
     long fp = falsePositives.sum();
     long misses = definiteMisses.sum();
-    CuckooFilter<K> current = filter;
-    RebuildState<K> r = rebuilding;
-    long bytes = current.sizeInBytes() + (r != null ? r.next().sizeInBytes() : 0);
+    CuckooFilter<K> current = state.current();
     return new GuardStats(lookups.sum(), misses, fp, fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),
-        current.approximateElementCount(), current.loadFactor(), bytes, rebuilds.get(), lastRebuildDuration,
-        lastRebuildFailure, passThrough.isOn(), r != null || (scheduler != null && scheduler.isPending()));
+        current.approximateElementCount(), current.loadFactor(), state.bytes(), rebuilds.get(), lastRebuildDuration,
+        lastRebuildFailure, state.isPassThrough(),
+        state.rebuilding() != null || (scheduler != null && scheduler.isPending()));
   }
 
   @Override

@@ -104,7 +104,8 @@ class RebuildFailureTest {
       source.forEach(action);
     };
     CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(keys)
-        .rebuildLoadThreshold(1.0).keySource(keySource).executor(Runnable::run).addListener(throwing).addListener(recording).build();
+        .rebuildLoadThreshold(1.0).keySource(keySource).executor(Runnable::run).addListener(throwing)
+        .addListener(recording).build();
     enter(guard, 0, keys);
 
     guard.rebuild().join();

@@ -1,0 +1,214 @@
+package io.github.cuckooguard.internal.guard;
+
+import io.github.cuckooguard.CuckooFilter;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The filters of one guard and the switch between them: the current filter ({@code F1}) that
+ * lookups read, the filter a rebuild is building ({@code F2}, inside {@link RebuildState}), the
+ * exact set of keys whose insert failed, and the pass-through switch.
+ *
+ * <pre>
+ * Locking. F1 and the rebuild in flight change only under the write lock (install, swap,
+ * abandon: each O(1) apart from settling the touched keys). enter and leave hold the read lock,
+ * so they run concurrently with each other and always see a consistent pair; lookups take no
+ * lock. The key source's scan runs with no lock held, so a source that triggers leaves (a cache
+ * evicting during cleanUp) cannot deadlock.
+ *
+ * Swap order. F1 := F2 is written before pass-through is cleared, and lookups read pass-through
+ * before the filter, so a lookup that sees pass-through off sees F2.
+ *
+ * F1 stays exact: it takes every enter, and every leave of a key whose add it took. A lookup
+ * before the swap reads F1, after it F2 (see RebuildState for why F2 is complete).
+ *
+ * Failed inserts (only when rebuilds are possible): the key goes into `overflow`, an exact set,
+ * and pass-through goes on. The rebuild that follows cannot rely on its scan for such a key: it
+ * may install and scan before the caller makes the key visible at the source. So install hands
+ * every overflow key to F2 as if it entered during the rebuild, and a leave of an overflow key
+ * takes it out of the set instead of F1 (so F1 never takes an unpaired remove). The swap clears
+ * the set; a failed rebuild keeps it. Overflow non-empty implies pass-through on. Outside a
+ * rebuild the failure is a new reason to go stale; during a rebuild whose F2 took the key, that
+ * rebuild covers it and may clear the flag at its swap (holdUntilSwap). Without rebuilds nothing
+ * can clear pass-through, so nothing is kept.
+ * </pre>
+ *
+ * @param <K> the key type
+ */
+public final class FilterState<K> {
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final PassThroughSwitch passThrough = new PassThroughSwitch();
+  private final boolean rebuildable;
+  private final Set<K> overflow = ConcurrentHashMap.newKeySet();
+  private volatile CuckooFilter<K> filter;
+  /** Bytes of the current filter when it became current; more now means it grew. */
+  private volatile long initialBytes;
+  private volatile @Nullable RebuildState<K> rebuilding;
+
+  /**
+   * @param first the first current filter
+   * @param rebuildable whether a key source exists, so that rebuilds can clear pass-through
+   */
+  public FilterState(CuckooFilter<K> first, boolean rebuildable) {
+    this.filter = first;
+    this.initialBytes = first.sizeInBytes();
+    this.rebuildable = rebuildable;
+  }
+
+  /** The filter lookups read. */
+  public CuckooFilter<K> current() {
+    return filter;
+  }
+
+  /** The rebuild in flight, or null. */
+  public @Nullable RebuildState<K> rebuilding() {
+    return rebuilding;
+  }
+
+  public boolean isPassThrough() {
+    return passThrough.isOn();
+  }
+
+  /** Pass-through, else the current filter. Lock-free. */
+  public boolean mightContain(K key) {
+    return passThrough.isOn() || filter.mightContain(key);
+  }
+
+  /**
+   * Adds the key's fingerprint to the current filter and the one being built.
+   *
+   * @return null if stored; else a description of the failed insert (pass-through is on then)
+   */
+  public @Nullable String enter(K key) {
+    Lock shared = lock.readLock();
+    shared.lock();
+    try {
+      CuckooFilter<K> current = filter;
+      RebuildState<K> r = rebuilding;
+      boolean stored = current.add(key);
+      boolean inNext = r != null && r.entered(key);
+      if (stored) {
+        return null;
+      }
+      if (rebuildable) {
+        overflow.add(key);
+      }
+      if (inNext) {
+        passThrough.holdUntilSwap();
+      } else {
+        passThrough.goStale();
+      }
+      return "an insert failed: the filter is full (" + current.info() + ")";
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /** Removes the key's fingerprint from wherever its add went. */
+  public void leave(K key) {
+    Lock shared = lock.readLock();
+    shared.lock();
+    try {
+      if (overflow.isEmpty() || !overflow.remove(key)) {
+        filter.remove(key);
+      }
+      RebuildState<K> r = rebuilding;
+      if (r != null) {
+        r.left(key);
+      }
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /**
+   * A reason to go stale: pass-through on until a rebuild that starts later succeeds.
+   *
+   * @return whether this call switched pass-through on
+   */
+  public boolean markStale() {
+    return passThrough.goStale();
+  }
+
+  /**
+   * Why the current filter should be rebuilt (its load passed {@code threshold}, or it had to
+   * grow), or null.
+   */
+  public @Nullable String growth(double threshold) {
+    CuckooFilter<K> current = filter;
+    double load = current.loadFactor();
+    if (load > threshold) {
+      return "load factor " + load + " passed " + threshold;
+    }
+    long bytes = current.sizeInBytes();
+    return bytes > initialBytes ? "the filter grew from " + initialBytes + " to " + bytes + " bytes" : null;
+  }
+
+  /** Starts a rebuild into {@code next}: from now on enters and leaves reach it too. */
+  public RebuildState<K> install(CuckooFilter<K> next) {
+    Lock exclusive = lock.writeLock();
+    exclusive.lock();
+    try {
+      RebuildState<K> r = new RebuildState<>(next, passThrough.epoch());
+      for (K key : overflow) {
+        r.entered(key);
+      }
+      rebuilding = r;
+      return r;
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /**
+   * Settles {@code r} and makes its filter current; clears pass-through unless a reason to go
+   * stale arrived since {@code r} was installed. Call after its scan returned.
+   *
+   * @throws IllegalStateException if {@code r} failed meanwhile (an add to its filter failed)
+   */
+  public void swap(RebuildState<K> r) {
+    Lock exclusive = lock.writeLock();
+    exclusive.lock();
+    try {
+      Throwable failed = r.failure();
+      if (failed != null) {
+        throw new IllegalStateException("rebuild failed: " + failed.getMessage(), failed);
+      }
+      r.settle();
+      filter = r.next();
+      initialBytes = r.next().sizeInBytes();
+      rebuilding = null;
+      overflow.clear();
+      passThrough.clearIfUnchangedSince(r.startEpoch());
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /** Drops the rebuild {@code r} (if installed) and switches pass-through on: a failed rebuild. */
+  public void abandon(@Nullable RebuildState<K> r, Throwable cause) {
+    Lock exclusive = lock.writeLock();
+    exclusive.lock();
+    try {
+      if (r != null) {
+        r.fail(cause);
+        if (rebuilding == r) {
+          rebuilding = null;
+        }
+      }
+      passThrough.goStale();
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /** Bytes of fingerprint storage in use: the current filter, plus the one being built. */
+  public long bytes() {
+    RebuildState<K> r = rebuilding;
+    return filter.sizeInBytes() + (r != null ? r.next().sizeInBytes() : 0);
+  }
+}
