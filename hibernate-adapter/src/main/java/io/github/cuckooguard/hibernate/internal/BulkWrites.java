@@ -10,6 +10,8 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.hibernate.Transaction;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +43,7 @@ final class BulkWrites {
 
   private final ThreadLocal<Deque<Transaction>> openTransactions =
       ThreadLocal.withInitial(ArrayDeque::new);
+  private final ThreadLocal<EntityGuards> statementHold = new ThreadLocal<>();
   private final Map<Transaction, Set<EntityGuards>> byTransaction = new IdentityHashMap<>();
   private final Map<EntityGuards, Integer> holds = new IdentityHashMap<>();
   private final Set<EntityGuards> untracked =
@@ -66,7 +69,7 @@ final class BulkWrites {
         return;
       }
       for (EntityGuards entity : released) {
-        holds.computeIfPresent(entity, (e, n) -> n == 1 ? null : n - 1);
+        release(entity, 1);
       }
     }
     for (EntityGuards entity : released) {
@@ -105,6 +108,57 @@ final class BulkWrites {
     for (EntityGuards entity : affected) {
       entity.markStale(reason);
     }
+  }
+
+  /**
+   * An entity write whose effect nothing reports exactly (an upsert) ran in the session's
+   * transaction: holds {@code entity} until that transaction completes, then marks it stale again.
+   */
+  void holdForTransaction(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
+    synchronized (this) {
+      holds.merge(entity, 1, Integer::sum);
+    }
+    session.getTransactionCompletionCallbacks().registerCallback(
+        (AfterCompletionCallback) (success, s) -> {
+          release(entity, 1);
+          entity.markStale(reason + " (its transaction completed)");
+        });
+    entity.markStale(reason);
+  }
+
+  /**
+   * An entity write outside a transaction is about to run on this thread (visible as soon as it
+   * runs): holds {@code entity} until {@link #statementDone} on this thread.
+   */
+  void holdForStatement(EntityGuards entity, String reason) {
+    releaseStatementHold();
+    synchronized (this) {
+      holds.merge(entity, 1, Integer::sum);
+    }
+    statementHold.set(entity);
+    entity.markStale(reason);
+  }
+
+  /** The write announced by {@link #holdForStatement} ran: lifts the hold, marks stale again. */
+  void statementDone(EntityGuards entity, String reason) {
+    if (statementHold.get() == entity) {
+      releaseStatementHold();
+    }
+    entity.markStale(reason);
+  }
+
+  /** A statement announced on this thread failed before its event: lift its hold. */
+  private void releaseStatementHold() {
+    EntityGuards held = statementHold.get();
+    if (held != null) {
+      statementHold.remove();
+      release(held, 1);
+      held.markStale("a write outside a transaction ended");
+    }
+  }
+
+  private synchronized void release(EntityGuards entity, int count) {
+    holds.computeIfPresent(entity, (e, n) -> n <= count ? null : n - count);
   }
 
   /** Whether a rebuild of {@code entity} must wait because a statement's changes may be hidden. */

@@ -71,7 +71,7 @@ public final class CuckooGuardIntegrator implements Integrator {
     events.appendListeners(EventType.POST_UPSERT, membership);
     var load = events.getEventListenerGroup(EventType.LOAD);
     List<LoadEventListener> existing = new ArrayList<>();
-    load.listeners().forEach(existing::add);
+    load.fireEventOnEachListener(existing, (listener, list) -> list.add(listener));
     load.clearListeners();
     load.appendListener(
         new GuardedLoadListener(registry, existing.toArray(new LoadEventListener[0])));

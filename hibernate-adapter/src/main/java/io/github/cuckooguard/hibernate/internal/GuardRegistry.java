@@ -66,10 +66,14 @@ public final class GuardRegistry implements SessionFactoryObserver {
     var group =
         factory.getEventListenerRegistry()
             .getEventListenerGroup(org.hibernate.event.spi.EventType.POST_INSERT);
-    for (var listener : group.listeners()) {
+    List<GuardRegistry> found = new ArrayList<>(1);
+    group.fireEventOnEachListener(found, (listener, list) -> {
       if (listener instanceof MembershipListener membership) {
-        return membership.registry();
+        list.add(membership.registry());
       }
+    });
+    if (!found.isEmpty()) {
+      return found.get(0);
     }
     throw new IllegalArgumentException("Cuckoo guard is not active on session factory "
         + factory.getName() + ": annotate an entity with @GuardedEntity or list it in"

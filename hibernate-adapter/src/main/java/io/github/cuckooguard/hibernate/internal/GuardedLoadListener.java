@@ -69,7 +69,7 @@ final class GuardedLoadListener implements LoadEventListener {
   private @Nullable TenantGuard guardToConsult(LoadEvent event, LoadType loadType) {
     if (loadType != LoadEventListener.GET
         || event.getInstanceToLoad() != null
-        || event.getLockMode().isPessimistic()) {
+        || event.getLockOptions().getLockMode().isPessimistic()) {
       return null;
     }
     EntityGuards entity = registry.entity(event.getEntityClassName());

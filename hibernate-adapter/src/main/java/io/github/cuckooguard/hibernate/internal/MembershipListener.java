@@ -23,12 +23,13 @@ import org.jspecify.annotations.Nullable;
  *       transactions before commit) and leaves again if the transaction rolls back; a delete
  *       leaves after commit. {@link TenantGuard} pairs both exactly.
  *   <li>Outside a transaction (a {@code StatelessSession} in autocommit mode) the row is visible
- *       as soon as the statement runs, before any event with its id: the guard is marked stale
- *       before and after the insert (pass-through until a rebuild). A delete outside a
+ *       as soon as the statement runs, before any event with its id: the entity is held and
+ *       marked stale before the insert and marked stale again after it ({@link BulkWrites}), so
+ *       reads pass through until a rebuild that started after the insert. A delete outside a
  *       transaction is not applied (a leaked fingerprint, a false positive until the next
  *       rebuild), since nothing says whether it was committed.
- *   <li>An upsert may or may not insert, which nothing reports: stale before, and again after
- *       its transaction completes.
+ *   <li>An upsert may or may not insert, which nothing reports: held and stale from before it
+ *       runs until its transaction completes (or, outside one, until it ran).
  * </ul>
  *
  * <p>Thread safety: stateless apart from the registry; safe for concurrent sessions.
@@ -51,9 +52,9 @@ final class MembershipListener
   public boolean onPreInsert(PreInsertEvent event) {
     SharedSessionContractImplementor session = event.getSession();
     if (!session.isTransactionInProgress()) {
-      TenantGuard guard = guardFor(event.getPersister(), session);
-      if (guard != null) {
-        guard.guard().markStale("insert outside a transaction (about to run)");
+      EntityGuards entity = registry.entity(event.getPersister().getEntityName());
+      if (entity != null) {
+        registry.bulkWrites().holdForStatement(entity, "insert outside a transaction");
       }
     }
     return false;
@@ -69,7 +70,7 @@ final class MembershipListener
     if (session.isTransactionInProgress()) {
       guard.insertFlushed(keyOf(guard, event.getId(), session), session);
     } else {
-      guard.guard().markStale("insert outside a transaction (done)");
+      registry.bulkWrites().statementDone(guard.entity(), "insert outside a transaction ran");
     }
   }
 
@@ -84,9 +85,14 @@ final class MembershipListener
 
   @Override
   public boolean onPreUpsert(PreUpsertEvent event) {
-    TenantGuard guard = guardFor(event.getPersister(), event.getSession());
-    if (guard != null) {
-      guard.guard().markStale("upsert (about to run; it may insert)");
+    SharedSessionContractImplementor session = event.getSession();
+    EntityGuards entity = registry.entity(event.getPersister().getEntityName());
+    if (entity != null) {
+      if (session.isTransactionInProgress()) {
+        registry.bulkWrites().holdForTransaction(entity, session, "upsert (it may insert)");
+      } else {
+        registry.bulkWrites().holdForStatement(entity, "upsert outside a transaction");
+      }
     }
     return false;
   }
@@ -94,16 +100,9 @@ final class MembershipListener
   @Override
   public void onPostUpsert(PostUpsertEvent event) {
     SharedSessionContractImplementor session = event.getSession();
-    TenantGuard guard = guardFor(event.getPersister(), session);
-    if (guard == null) {
-      return;
-    }
-    if (session.isTransactionInProgress()) {
-      session.getTransactionCompletionCallbacks().registerCallback(
-          (org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback)
-              (success, s) -> guard.guard().markStale("upsert (its transaction completed)"));
-    } else {
-      guard.guard().markStale("upsert (done)");
+    EntityGuards entity = registry.entity(event.getPersister().getEntityName());
+    if (entity != null && !session.isTransactionInProgress()) {
+      registry.bulkWrites().statementDone(entity, "upsert outside a transaction ran");
     }
   }
 

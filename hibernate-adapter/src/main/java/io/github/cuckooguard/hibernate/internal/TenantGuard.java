@@ -209,9 +209,10 @@ final class TenantGuard implements KeySource<Object> {
   @Override
   public void forEachKey(Consumer<? super Object> action) throws Exception {
     if (entity.held()) {
-      throw new IllegalStateException("a bulk or native statement on " + entity.entityName()
-          + " has not completed yet; its rows may be invisible to a scan now, so the guard stays"
-          + " in pass-through until its transaction completes");
+      throw new IllegalStateException("a write to " + entity.entityName() + " that entity events"
+          + " do not report exactly (bulk or native statement, upsert, insert outside a"
+          + " transaction) has not completed yet; a scan now could miss its rows, so the guard"
+          + " stays in pass-through and rebuilds when it completes");
     }
     Set<Object> emitted;
     synchronized (this) {
