@@ -14,6 +14,23 @@
  * JVMs, database triggers or stored procedures are only seen after a rebuild: call {@link
  * io.github.cuckooguard.hibernate.HibernateCuckooGuards#markStale(Class)} when that happens.
  *
+ * <p><b>What is and is not short-circuited.</b> Only {@code find}/{@code get}/{@code byId().load}
+ * of a {@code Session} (load type GET) without a pessimistic lock, for an id that is neither in
+ * the persistence context nor proxied there. References ({@code getReference}), association
+ * fetches, multi-id loads, queries and {@code StatelessSession.get} always reach the database.
+ *
+ * <p><b>Writes the guard follows exactly:</b> entity inserts and deletes of {@code Session} and
+ * {@code StatelessSession} inside a transaction. <b>Writes it follows conservatively</b> (reads
+ * pass through until a rebuild that started after the write became visible): HQL/JPQL bulk
+ * statements and native SQL on a guarded table (seen by a chained {@code StatementInspector};
+ * a statement whose effect is unknown, such as a stored procedure call, affects every guard),
+ * upserts, and inserts outside a transaction. Deletes outside a transaction are not applied (a
+ * false positive until the next rebuild, never a false negative).
+ *
+ * <p><b>Id equality.</b> Ids are compared as the database would at worst: strings are folded
+ * (case, accents, trailing spaces), so case- or accent-insensitive collations are safe;
+ * numbers compare by value. An entity with {@code @SQLRestriction} cannot be guarded.
+ *
  * <p>Everything in this package is public API; {@code io.github.cuckooguard.hibernate.internal}
  * is not.
  */
