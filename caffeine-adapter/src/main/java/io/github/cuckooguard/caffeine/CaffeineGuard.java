@@ -178,7 +178,7 @@ public final class CaffeineGuard<K, V> {
       return -1;
     }
     long maximumSize = inspection.maximumSize().orElseThrow();
-    long capacity = Math.max(1, maximumSize + maximumSize / 4);
+    long capacity = maximumSize > Long.MAX_VALUE / 5 * 4 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 4);
     try {
       CuckooFilter.newBuilder(funnel).expectedInsertions(capacity);
     } catch (IllegalArgumentException e) {
@@ -334,6 +334,8 @@ public final class CaffeineGuard<K, V> {
      * overshoot its maximum briefly) stays below the rebuild load threshold. Required for a
      * weight-bounded or unbounded cache.
      *
+     * @throws IllegalArgumentException if not in [1, 2<sup>40</sup>]
+     * @throws IllegalStateException if already set
      * @see CuckooGuard.Builder#expectedInsertions
      */
     public Builder<K, V> expectedInsertions(long expectedInsertions) {
@@ -342,34 +344,62 @@ public final class CaffeineGuard<K, V> {
       return this;
     }
 
-    /** @see CuckooGuard.Builder#fpp */
+    /**
+     * Target false-positive probability (default 0.01). Exclusive with {@link #fingerprintBits}.
+     *
+     * @throws IllegalArgumentException if not in (0, 1) or below what 16-bit fingerprints reach
+     * @throws IllegalStateException if already set, or fingerprintBits is set
+     * @see CuckooGuard.Builder#fpp
+     */
     public Builder<K, V> fpp(double fpp) {
       guard.fpp(fpp);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#fingerprintBits */
+    /**
+     * Fingerprint width in bits instead of {@link #fpp}.
+     *
+     * @throws IllegalArgumentException if not in [4, 16]
+     * @throws IllegalStateException if already set, or fpp is set
+     * @see CuckooGuard.Builder#fingerprintBits
+     */
     public Builder<K, V> fingerprintBits(int fingerprintBits) {
       guard.fingerprintBits(fingerprintBits);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#expansion */
+    /**
+     * Growth of the first filter when full (default 1); with 0 a full filter switches the guard
+     * to pass-through until a rebuild.
+     *
+     * @throws IllegalArgumentException if negative or out of the filter's range
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#expansion
+     */
     public Builder<K, V> expansion(int expansion) {
       guard.expansion(expansion);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#seed */
+    /**
+     * Hash seed of every filter of the guard (default: a random one per filter), e.g. for
+     * reproducible tests.
+     *
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#seed
+     */
     public Builder<K, V> seed(long seed) {
       guard.seed(seed);
       return this;
     }
 
     /**
-     * Runs rebuilds; must not run them on the calling thread (a rebuild requested from inside a
-     * cache write then fails safely: pass-through until a later rebuild).
+     * Runs rebuilds (default {@link java.util.concurrent.ForkJoinPool#commonPool()}); must not run
+     * them on the calling thread (a rebuild requested from inside a cache write then fails safely:
+     * pass-through until a later rebuild). A rebuild first waits for the cache writes and loads in
+     * flight, so never wait for a rebuild from inside a loader or compute function.
      *
+     * @throws IllegalStateException if already set
      * @see CuckooGuard.Builder#executor
      */
     public Builder<K, V> executor(Executor executor) {
@@ -377,25 +407,50 @@ public final class CaffeineGuard<K, V> {
       return this;
     }
 
-    /** @see CuckooGuard.Builder#rebuildLoadThreshold */
+    /**
+     * Load factor above which a rebuild starts (default
+     * {@value CuckooGuard#DEFAULT_REBUILD_LOAD_THRESHOLD}).
+     *
+     * @throws IllegalArgumentException if not in (0, 1]
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#rebuildLoadThreshold
+     */
     public Builder<K, V> rebuildLoadThreshold(double threshold) {
       guard.rebuildLoadThreshold(threshold);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#fppDriftFactor */
+    /**
+     * Multiple of the target fpp the observed fpp must exceed to start a rebuild (default
+     * {@value CuckooGuard#DEFAULT_FPP_DRIFT_FACTOR}).
+     *
+     * @throws IllegalArgumentException if not greater than 1
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#fppDriftFactor
+     */
     public Builder<K, V> fppDriftFactor(double factor) {
       guard.fppDriftFactor(factor);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#addListener */
+    /**
+     * Adds a callback on rebuild start, progress, finish and failure.
+     *
+     * @throws NullPointerException if {@code listener} is null
+     * @see CuckooGuard.Builder#addListener
+     */
     public Builder<K, V> addListener(RebuildListener listener) {
       guard.addListener(listener);
       return this;
     }
 
-    /** @see CuckooGuard.Builder#name */
+    /**
+     * A name for log lines and messages (default: generated).
+     *
+     * @throws IllegalArgumentException if blank
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#name
+     */
     public Builder<K, V> name(String name) {
       guard.name(name);
       this.name = name;

@@ -274,7 +274,9 @@ class WritePathsTest {
     CaffeineGuard<Long, String> listening = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
         .seed(7).evictionListener((Long k, String v, RemovalCause c) -> {
           evictions.add(k + ":" + c);
-          throw new IllegalStateException("a throwing user listener must not affect the guard");
+          if (evictions.size() == 1) {
+            throw new IllegalStateException("a throwing user listener must not affect the guard (expected in the log)");
+          }
         }).build();
     Cache<Long, String> cache = listening.wrap(Caffeine.newBuilder().maximumSize(10).executor(Runnable::run)
         .removalListener((Long k, String v, RemovalCause c) -> removals.add(k + ":" + c)));
