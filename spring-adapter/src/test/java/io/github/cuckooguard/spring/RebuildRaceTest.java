@@ -98,7 +98,10 @@ class RebuildRaceTest {
     releaseScan.open(); // the scan then sees the second row
     rebuilt.get(30, TimeUnit.SECONDS);
 
-    assertThat(guard.isPassThrough()).isFalse();
+    // The old row's keyLeft came after the new row's keyEntered, and during the rebuild: that
+    // rebuild may not trust its filter, so pass-through stays on until a follow-up rebuild.
+    Await.until("the follow-up rebuild", () -> !guard.isPassThrough());
+    assertThat(guard.stats().rebuilds()).as("warm-up, the held rebuild, its follow-up").isGreaterThanOrEqualTo(3);
     assertThat(guard.mightContain(key)).as("no false negative for the row inserted again").isTrue();
     assertThat(users.findById(key)).isEqualTo(new User(key, "second"));
   }
@@ -149,5 +152,23 @@ class RebuildRaceTest {
         .isEqualTo(afterSwap - 1);
     assertThat(guard.mightContain(kept)).isTrue();
     assertThat(users.findById(kept)).isNotNull();
+  }
+
+  @Test
+  void insertOfAnExistingKeyDuringARebuildDoesNotDropIt() throws Exception {
+    long key = 46;
+    users.insert(new User(key, "exists"));
+
+    Latch scanStarted = new Latch();
+    Latch releaseScan = new Latch();
+    CompletableFuture<Void> rebuilt = rebuildHeldAtScanStart(scanStarted, releaseScan);
+    scanStarted.await(); // the new filter is installed; the scan has not read the table yet
+    assertThat(users.insert(new User(key, "duplicate"))).isFalse(); // keyEntered, then its undo
+    releaseScan.open();
+    rebuilt.get(30, TimeUnit.SECONDS);
+
+    Await.until("the follow-up rebuild", () -> !guard.isPassThrough());
+    assertThat(guard.mightContain(key)).as("no false negative for the existing row").isTrue();
+    assertThat(users.findById(key)).isEqualTo(new User(key, "exists"));
   }
 }

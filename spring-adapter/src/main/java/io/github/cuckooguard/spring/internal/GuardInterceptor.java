@@ -90,11 +90,11 @@ public final class GuardInterceptor implements MethodInterceptor {
         + "key must be known before the method runs (assign the id before saving); the method was "
         + "not called"));
     WriteJournal.Write write = guard.journal().open(key);
-    Undo undo = new Undo(guard, key);
+    Undo undo = new Undo(guard, write, key);
     boolean entered = false;
     boolean inTransaction;
     try {
-      guard.guard().keyEntered(key);
+      write.deliver(guard.guard(), false, () -> guard.guard().keyEntered(key));
       entered = true;
       inTransaction = transactions.afterRollback(undo, write::close);
     } catch (RuntimeException ex) {
@@ -141,7 +141,9 @@ public final class GuardInterceptor implements MethodInterceptor {
       write.close();
       return result;
     }
-    transactions.afterCommit(() -> safely(guard, "keyLeft", () -> guard.guard().keyLeft(key)), write::close);
+    transactions.afterCommit(
+        () -> safely(guard, "keyLeft", () -> write.deliver(guard.guard(), false, () -> guard.guard().keyLeft(key))),
+        write::close);
     return result;
   }
 
@@ -172,18 +174,20 @@ public final class GuardInterceptor implements MethodInterceptor {
   /** Undoes one add, at most once, whichever of rollback and "nothing created" comes first. */
   private static final class Undo implements Runnable {
     private final GuardHandle guard;
+    private final WriteJournal.Write write;
     private final Object key;
     private final AtomicBoolean done = new AtomicBoolean();
 
-    Undo(GuardHandle guard, Object key) {
+    Undo(GuardHandle guard, WriteJournal.Write write, Object key) {
       this.guard = guard;
+      this.write = write;
       this.key = key;
     }
 
     @Override
     public void run() {
       if (done.compareAndSet(false, true)) {
-        safely(guard, "undo of keyEntered", () -> guard.guard().keyLeft(key));
+        safely(guard, "undo of keyEntered", () -> write.deliver(guard.guard(), true, () -> guard.guard().keyLeft(key)));
       }
     }
   }

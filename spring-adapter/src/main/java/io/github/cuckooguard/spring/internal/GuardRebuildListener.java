@@ -6,9 +6,9 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Attached to every guard built from {@code @CuckooGuarded}: starts the {@link WriteJournal}
- * recording when a rebuild starts (before it installs its new filter), drops it when a rebuild
- * fails, and logs the warm-up (the first rebuild) with its progress at INFO.
+ * Attached to every guard built from {@code @CuckooGuarded}: tells the {@link WriteJournal} when a
+ * rebuild starts (before it installs its new filter) and ends, and logs the warm-up (the first
+ * rebuild) with its progress at INFO.
  */
 final class GuardRebuildListener implements RebuildListener {
 
@@ -26,7 +26,7 @@ final class GuardRebuildListener implements RebuildListener {
 
   @Override
   public void onStart(String reason) {
-    journal.startRecording();
+    journal.rebuildStarted();
     if (warmingUp.get()) {
       LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up started; finders run unguarded until it ends");
     }
@@ -41,6 +41,7 @@ final class GuardRebuildListener implements RebuildListener {
 
   @Override
   public void onFinish(GuardStats stats) {
+    journal.rebuildEnded();
     if (warmingUp.compareAndSet(true, false)) {
       LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up finished, " + stats.size()
           + " fingerprints; " + (stats.passThrough()
@@ -51,7 +52,7 @@ final class GuardRebuildListener implements RebuildListener {
 
   @Override
   public void onFailure(Throwable cause) {
-    journal.abandonRecording();
+    journal.rebuildEnded();
     if (warmingUp.get()) {
       LOG.log(Level.WARNING, () -> "Cuckoo guard '" + guard + "': warm-up failed (" + cause
           + "); finders stay unguarded until a rebuild succeeds");

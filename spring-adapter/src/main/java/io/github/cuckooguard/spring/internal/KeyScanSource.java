@@ -6,12 +6,14 @@ import org.springframework.beans.factory.BeanFactory;
 
 /**
  * The {@link KeySource} of a guard declared with {@code @CuckooGuarded}: waits until the context
- * is refreshed, emits the keys of the user's {@link KeyScan}, then one extra copy of the key of
- * every guarded write that was in flight during the rebuild ({@link WriteJournal} says why).
+ * is refreshed, emits the key of every guarded write in flight since the rebuild started, then the
+ * keys of the user's {@link KeyScan}, then the keys of writes recorded during the scan
+ * ({@link WriteJournal} says why).
  *
- * <p>So the {@code KeySource} contract holds for a transactional store: a key present when the
- * scan starts and not emitted by the store was deleted by a transaction that committed during the
- * scan; that delete was in flight, so its key is emitted here.
+ * <p>So the {@code KeySource} contract holds for a transactional store: a key added by a
+ * transaction that commits after the scan passed it is emitted from the journal; a key present
+ * when the scan starts and not emitted by the store was deleted by a transaction that committed
+ * during the scan, and that delete was in flight, so its key is emitted here.
  */
 final class KeyScanSource implements KeySource<Object> {
 
@@ -30,10 +32,9 @@ final class KeyScanSource implements KeySource<Object> {
   @Override
   public void forEachKey(Consumer<? super Object> action) throws Exception {
     gate.await();
+    journal.forEachRecorded(false, action::accept);
     scan.forEachKey(beanFactory, action::accept);
-    for (Object key : journal.takeRecording()) {
-      action.accept(key);
-    }
+    journal.forEachRecorded(true, action::accept);
   }
 
   @Override

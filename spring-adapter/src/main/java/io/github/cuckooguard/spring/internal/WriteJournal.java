@@ -1,111 +1,265 @@
 package io.github.cuckooguard.spring.internal;
 
+import io.github.cuckooguard.CuckooGuard;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The guarded writes of one guard that are in flight, and the keys a rebuild scan must emit on
- * top of what the store returns.
+ * The guarded writes of one guard that are in flight, and what a rebuild must know about them.
  *
- * <p><b>Why.</b> With a store behind transactions, a guard's events are not atomic with the
- * store's changes: an add is reported before the row is written and the row becomes visible at
- * commit, a transaction later; a remove is reported after the commit, a moment later. A rebuild
- * that starts in between sees the store and the events out of step:
+ * <p><b>The problem.</b> With a store behind transactions, the guard's events are a transaction
+ * away from the store's changes: an add is reported before the row is written, and the row
+ * becomes visible at commit; a remove is reported after the commit. Two things follow.
  *
- * <ul>
- *   <li>an add reported before the rebuild started, committed after the scan passed its key: the
- *       scan does not emit it and the new filter never heard of it (a false negative after the
- *       swap);
- *   <li>a delete committed before the rebuild started whose {@code keyLeft} arrives after: the
- *       rebuild takes it for the leave of a key it scanned, and removes the scanned copy of a key
- *       inserted again meanwhile (a false negative);
- *   <li>a delete committed during the scan whose {@code keyLeft} arrives after the swap: an
- *       unpaired remove for the new filter.
- * </ul>
+ * <ol>
+ *   <li><em>In-flight keys.</em> A key reported before a rebuild started but committed after the
+ *       scan passed it is in neither the scan nor the rebuild's own record of events; a delete
+ *       committed during the scan whose {@code keyLeft} comes after the swap needs a copy in the
+ *       new filter to remove. The {@link io.github.cuckooguard.KeySource} contract asks the
+ *       adapter to emit such keys: every write in flight at any moment from the start of the
+ *       rebuild ({@code RebuildListener.onStart}, before the new filter is installed) to the end
+ *       of the scan is recorded, and the scan emits its key ({@link #forEachRecorded}), those
+ *       recorded so far first, the rest after the store's keys.
+ *   <li><em>Events out of order.</em> The guard requires that, per key, {@code keyEntered} and
+ *       {@code keyLeft} alternate (a key is entered only while it is not tracked). A transactional
+ *       store cannot promise that: an insert of a key that exists reports an enter before it
+ *       fails (and is undone); a delete and a re-insert of one key, in one transaction or in two,
+ *       report the new key's enter before the old key's deferred leave. Outside a rebuild that is
+ *       harmless (the filter counts copies), but a rebuild relies on the order to decide which
+ *       copies are redundant, and may drop the copy of a key that exists.
+ * </ol>
  *
- * <p><b>What.</b> From the start of a rebuild ({@code RebuildListener.onStart}, which runs before
- * the rebuild installs its new filter) to the end of its scan, every write that is in flight at
- * any moment is recorded, and the scan emits one extra copy of its key. An extra copy is never
- * wrong (at worst it is a fingerprint no key needs, until the next rebuild), and it stands in for
- * the copy the new filter lacks in each case above. See {@code KeyScanSource}.
+ * <p><b>The rule for events out of order.</b> A write's event is <em>risky</em> if it is the
+ * undo of an add, or if another write of the same key was in flight at the same time
+ * ({@code conflicted}). If a rebuild ran at any moment of a risky write's life, the guard is
+ * marked stale <em>before</em> the event is delivered: the rebuild that may have dropped a copy
+ * then cannot switch pass-through off, and the follow-up rebuild starts after the event. A
+ * read-write lock makes "no rebuild has started" and the event atomic against the start of the
+ * next rebuild. Rebuilds are rare (load, growth, drift, explicit), so in practice this costs an
+ * extra rebuild when a rollback or a same-key race meets one; never a false negative.
  *
- * <p>Thread-safe: writes are opened and closed by application threads (a close may run on the
- * thread completing a transaction); recordings are started and taken by the rebuild thread, one
- * at a time.
+ * <p>Thread-safe: writes are opened, delivered and closed by application threads (a close may
+ * run on the thread that completes a transaction); the rebuild thread starts and ends windows
+ * and records. Per-key state exists only while a write of the key is in flight.
  */
 final class WriteJournal {
 
-  private final Set<Write> inFlight = ConcurrentHashMap.newKeySet();
-  private volatile @Nullable Set<Write> recording;
+  private final ConcurrentHashMap<Object, Flight> flights = new ConcurrentHashMap<>();
+  private final ReentrantReadWriteLock windowLock = new ReentrantReadWriteLock();
+  private volatile boolean windowOpen;
+  private volatile long windowChanges;
+  private volatile @Nullable Recording recording;
 
-  /** A write of {@code key} is about to start; the caller must {@link Write#close()} it. */
+  /**
+   * A write of {@code key} is about to start; the caller delivers its events through the returned
+   * write and must {@link Write#close()} it.
+   */
   Write open(Object key) {
-    Write write = new Write(key);
-    inFlight.add(write);
-    record(write);
+    Flight flight = flights.compute(identity(key), (k, f) -> {
+      Flight current = f == null ? new Flight() : f;
+      synchronized (current) {
+        current.open++;
+        if (current.open > 1) {
+          current.conflicted = true;
+        }
+      }
+      return current;
+    });
+    Write write = new Write(key, flight, windowChanges);
+    write.record();
     return write;
   }
 
   /** The number of writes in flight. */
   int inFlight() {
-    return inFlight.size();
+    int open = 0;
+    for (Flight flight : flights.values()) {
+      synchronized (flight) {
+        open += flight.open;
+      }
+    }
+    return open;
+  }
+
+  /** A rebuild starts (before it installs its new filter): window open, recording starts. */
+  void rebuildStarted() {
+    Lock exclusive = windowLock.writeLock();
+    exclusive.lock();
+    try {
+      windowOpen = true;
+      windowChanges++;
+      Recording fresh = new Recording();
+      recording = fresh;
+      // Writes in flight now; a write that closes meanwhile records itself on close.
+      for (Flight flight : flights.values()) {
+        synchronized (flight) {
+          for (Write write : flight.writes) {
+            write.recordIn(fresh);
+          }
+        }
+      }
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /** A rebuild finished or failed: window closed, recording dropped. */
+  void rebuildEnded() {
+    Lock exclusive = windowLock.writeLock();
+    exclusive.lock();
+    try {
+      windowOpen = false;
+      windowChanges++;
+      Recording current = recording;
+      recording = null;
+      if (current != null) {
+        current.close();
+      }
+    } finally {
+      exclusive.unlock();
+    }
   }
 
   /**
-   * A rebuild starts: from now until {@link #takeRecording()} every write in flight is recorded,
-   * beginning with those in flight now.
+   * Emits the key of every write recorded since the rebuild started and not emitted yet, one per
+   * write. With {@code last}, recording stops first, so that nothing recorded is left behind.
    */
-  void startRecording() {
-    Set<Write> fresh = ConcurrentHashMap.newKeySet();
-    recording = fresh;
-    // A write that closes between the line above and this copy records itself on close; one that
-    // closed before the line above ended (and delivered its event) before the rebuild started.
-    fresh.addAll(inFlight);
+  void forEachRecorded(boolean last, Consumer<Object> action) {
+    Recording current = recording;
+    if (current == null) {
+      return;
+    }
+    if (last) {
+      current.close();
+    }
+    for (Object key = current.poll(); key != null; key = current.poll()) {
+      action.accept(key);
+    }
   }
 
-  /** The scan ended: stops recording and returns the keys of the writes recorded, one per write. */
-  List<Object> takeRecording() {
-    Set<Write> taken = recording;
-    recording = null;
-    List<Object> keys = new ArrayList<>(taken == null ? 0 : taken.size());
-    if (taken != null) {
-      for (Write write : taken) {
-        keys.add(write.key);
+  /** Map key of a guard key: integral numbers as Long, strings by content, arrays by content. */
+  private static Object identity(Object key) {
+    if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
+      return ((Number) key).longValue();
+    }
+    if (key instanceof CharSequence chars && !(key instanceof String)) {
+      return chars.toString();
+    }
+    if (key instanceof byte[] bytes) {
+      return ByteBuffer.wrap(bytes.clone());
+    }
+    return key;
+  }
+
+  /** The writes of one key in flight; guarded by its own monitor. */
+  private static final class Flight {
+    int open;
+    boolean conflicted;
+    final List<Write> writes = new ArrayList<>(2);
+  }
+
+  /** The keys recorded during one rebuild, in order; guarded by its own monitor. */
+  private static final class Recording {
+    private final Queue<Object> keys = new ArrayDeque<>();
+    private boolean closed;
+
+    synchronized void add(Object key) {
+      if (!closed) {
+        keys.add(key);
       }
     }
-    return keys;
-  }
 
-  /** A rebuild failed: stops recording. */
-  void abandonRecording() {
-    recording = null;
-  }
+    synchronized @Nullable Object poll() {
+      return keys.poll();
+    }
 
-  private void record(Write write) {
-    Set<Write> current = recording;
-    if (current != null) {
-      current.add(write);
+    synchronized void close() {
+      closed = true;
     }
   }
 
-  /** One write in flight. Closing is idempotent. */
+  /** One write in flight. */
   final class Write implements AutoCloseable {
     private final Object key;
+    private final Flight flight;
+    private final long windowChangesAtOpen;
+    private final AtomicReference<@Nullable Recording> recordedIn = new AtomicReference<>();
+    private boolean closed;
 
-    private Write(Object key) {
+    private Write(Object key, Flight flight, long windowChangesAtOpen) {
       this.key = key;
+      this.flight = flight;
+      this.windowChangesAtOpen = windowChangesAtOpen;
+      synchronized (flight) {
+        flight.writes.add(this);
+      }
     }
 
+    private void record() {
+      Recording current = recording;
+      if (current != null) {
+        recordIn(current);
+      }
+    }
+
+    private void recordIn(Recording target) {
+      if (recordedIn.getAndSet(target) != target) {
+        target.add(key);
+      }
+    }
+
+    /**
+     * Delivers one event of this write to the guard ({@code keyEntered} or {@code keyLeft}),
+     * marking the guard stale first if the event is risky and a rebuild overlapped this write.
+     *
+     * @param undo whether the event undoes this write's own add
+     */
+    void deliver(CuckooGuard<Object> guard, boolean undo, Runnable event) {
+      // Lock order: window lock, then the key's monitor (as in rebuildStarted).
+      Lock shared = windowLock.readLock();
+      shared.lock();
+      try {
+        synchronized (flight) {
+          boolean risky = undo || flight.conflicted;
+          if (risky && (windowOpen || windowChanges != windowChangesAtOpen)) {
+            guard.markStale((undo ? "an add was undone" : "writes of one key overlapped")
+                + " while a rebuild ran; its filter may have dropped a copy");
+          }
+          event.run();
+        }
+      } finally {
+        shared.unlock();
+      }
+    }
+
+    /** The write is over (committed, rolled back, or failed). Idempotent. */
     @Override
     public void close() {
-      if (inFlight.remove(this)) {
-        // Recorded on close as well: a write that began before the recording started and ends
-        // during it may have been missed by the snapshot of startRecording.
-        record(this);
+      synchronized (flight) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        flight.writes.remove(this);
+        flight.open--;
       }
+      flights.computeIfPresent(identity(key), (k, f) -> {
+        synchronized (f) {
+          return f.open == 0 ? null : f;
+        }
+      });
+      // Recorded on close too: a write that began before the recording started and ends during
+      // it may have been missed by the snapshot of rebuildStarted.
+      record();
     }
   }
 }
