@@ -124,6 +124,20 @@ class WritePathsTest {
   }
 
   @Test
+  void anUnboundedCacheIsGuardedWithExpectedInsertions() {
+    CaffeineGuard<Long, String> unbounded = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+        .expectedInsertions(1_000).seed(7).build();
+    Cache<Long, String> cache = unbounded.wrap(Caffeine.newBuilder().recordStats());
+    keys(0, 100).forEach(k -> cache.put(k, "v"));
+    cache.asMap().putIfAbsent(5L, "ignored");
+    cache.asMap().merge(200L, "m", String::concat);
+    cache.invalidateAll(keys(0, 50));
+    assertThat(cache.stats().loadCount()).isZero();
+    assertExact(cache, unbounded);
+    assertThat(unbounded.stats().size()).isEqualTo(51);
+  }
+
+  @Test
   void getWithAMappingFunctionEntersOnlyLoadedValues() {
     Cache<Long, String> cache = sizeBounded(100);
     assertThat(cache.get(1L, k -> "one")).isEqualTo("one");

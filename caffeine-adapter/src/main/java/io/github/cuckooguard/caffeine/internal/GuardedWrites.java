@@ -162,7 +162,9 @@ public final class GuardedWrites<K, V> {
   public @Nullable V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends @Nullable V> remap) {
     requireNonNull(key, "key");
     requireNonNull(remap, "remappingFunction");
-    return map.computeIfPresent(key, (k, old) -> track(k, old, remap.apply(k, old)));
+    // Tracked although it never enters: the user's function may call the guard, and a rebuild it
+    // triggers on this thread must see that it runs inside a cache write.
+    return writing(() -> map.computeIfPresent(key, (k, old) -> track(k, old, remap.apply(k, old))));
   }
 
   /** {@code Map.computeIfAbsent}; enters the key if the function creates the entry. */
@@ -249,12 +251,12 @@ public final class GuardedWrites<K, V> {
   public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
     requireNonNull(function, "function");
     for (K key : map.keySet()) {
-      map.computeIfPresent(key, (k, old) -> {
+      writing(() -> map.computeIfPresent(key, (k, old) -> {
         long start = synthetic.start();
         V next = requireNonNull(function.apply(k, old), "replaceAll function returned null");
         synthetic.loaded(start, true);
         return next;
-      });
+      }));
     }
   }
 
