@@ -19,9 +19,12 @@ import org.springframework.core.annotation.AliasFor;
  * <p>Put it on a class-based repository or on a Spring Data repository interface. Several
  * repositories may declare the same name (they then share one guard) if they do not configure it
  * differently. If the context already holds a bean of that name (a
- * {@code @Bean CuckooGuard<Long> users()} you built yourself, for example with a custom funnel,
- * or a guard of the hibernate-adapter), that bean is used, and then only {@link #name()} may be
- * set here.
+ * {@code @Bean CuckooGuard<Long> users()} you built yourself, for example with a custom funnel),
+ * that bean is used, and then only {@link #name()} may be set here. Keys are then converted to the
+ * bean's declared key type. The adapter cannot see when such a guard rebuilds, so it cannot
+ * protect those rebuilds from the out-of-order events of a transactional store (an insert of an
+ * existing key that is undone, a delete and a re-insert of one key, during a rebuild); give such
+ * a guard no {@code KeySource}, or let this annotation build the guard.
  *
  * <p><b>Where the keys come from.</b> The guard answers "definitely absent" only for keys it
  * knows all about, so when the application starts it must learn the keys that already exist:

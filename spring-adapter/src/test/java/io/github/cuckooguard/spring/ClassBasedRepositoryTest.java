@@ -263,6 +263,21 @@ class ClassBasedRepositoryTest {
   }
 
   @Test
+  void addWhoseKeyCannotBeComputedFailsBeforeTheWrite() {
+    int writes = calls.writes();
+    long before = size();
+
+    assertThatThrownBy(() -> users.create(null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("@GuardedAdd on " + JdbcUserRepository.class.getName() + ".create(User)")
+        .hasMessageContaining("key \"#a0.id()\" failed to evaluate")
+        .hasMessageContaining("the method was not called");
+
+    assertThat(calls.writes()).isEqualTo(writes);
+    assertThat(size()).isEqualTo(before);
+  }
+
+  @Test
   void keyTypesOfOneValueShareAFingerprint() {
     long key = newKey();
     users.insert(new User(key, "long id"));

@@ -45,11 +45,6 @@ public final class ContextReadyGate
         "the application context was closed before it was refreshed; no key scan"));
   }
 
-  /** Whether the context has been refreshed. */
-  boolean isOpen() {
-    return refreshed.isDone() && !refreshed.isCompletedExceptionally();
-  }
-
   /**
    * Blocks until the context has been refreshed.
    *

@@ -79,17 +79,6 @@ final class WriteJournal {
     return write;
   }
 
-  /** The number of writes in flight. */
-  int inFlight() {
-    int open = 0;
-    for (Flight flight : flights.values()) {
-      synchronized (flight) {
-        open += flight.open;
-      }
-    }
-    return open;
-  }
-
   /** A rebuild starts (before it installs its new filter): window open, recording starts. */
   void rebuildStarted() {
     Lock exclusive = windowLock.writeLock();

@@ -12,10 +12,6 @@ public final class Latch {
     latch.countDown();
   }
 
-  public boolean isOpen() {
-    return latch.getCount() == 0;
-  }
-
   public void await() {
     try {
       if (!latch.await(30, TimeUnit.SECONDS)) {
