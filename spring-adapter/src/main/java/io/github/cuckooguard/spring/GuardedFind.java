@@ -16,9 +16,9 @@ import java.lang.annotation.Target;
  *   <tr><th>return type</th><th>value</th></tr>
  *   <tr><td>{@code Optional}, {@code OptionalInt}, {@code OptionalLong}, {@code OptionalDouble}</td><td>empty</td></tr>
  *   <tr><td>{@code boolean}, {@code Boolean} (exists-style)</td><td>{@code false}</td></tr>
- *   <tr><td>{@code List}, {@code Collection}, {@code Iterable}</td><td>{@code List.of()}</td></tr>
- *   <tr><td>{@code Set}; {@code SortedSet}, {@code NavigableSet}</td><td>{@code Set.of()}; an empty navigable set</td></tr>
- *   <tr><td>{@code Stream}</td><td>{@code Stream.empty()}</td></tr>
+ *   <tr><td>{@code List}, {@code Collection}, {@code Iterable}</td><td>a new empty {@code ArrayList}</td></tr>
+ *   <tr><td>{@code Set}; {@code SortedSet}, {@code NavigableSet}</td><td>a new empty {@code HashSet}; {@code TreeSet}</td></tr>
+ *   <tr><td>{@code Stream}, {@code IntStream}, {@code LongStream}, {@code DoubleStream}</td><td>an empty stream</td></tr>
  *   <tr><td>an array</td><td>an empty array</td></tr>
  *   <tr><td>{@code CompletableFuture<T>}, {@code CompletionStage<T>}</td><td>completed with the value for {@code T}</td></tr>
  *   <tr><td>any other reference type (an entity, a DTO, a {@code String})</td><td>{@code null}</td></tr>
