@@ -1,0 +1,229 @@
+package io.github.cuckooguard;
+
+import static io.github.cuckooguard.FilterSubject.dump;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Damaged input is rejected with the documented exceptions only ({@link IOException} from
+ * {@code readFrom}; {@link IllegalArgumentException} from {@code loadChunk};
+ * {@link IllegalStateException} from {@code complete}), and never becomes a filter that differs
+ * from the one written. A loader that rejected a chunk still completes when given the right one.
+ */
+class CorruptDumpTest {
+
+  private static LongCuckooFilter original;
+  private static byte[] stream;
+  private static List<DumpChunk> chunks;
+
+  @BeforeAll
+  static void writeAFilter() {
+    // Three sub-filters: three data chunks after the header.
+    original = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
+    LongStream.range(0, 170).forEach(original::add);
+    original.remove(3);
+    assertThat(original.info().subFilters()).isEqualTo(3);
+    stream = dump(original);
+    chunks = DumpBytes.chunks(original);
+    assertThat(chunks).hasSize(4);
+  }
+
+  /** Reads {@code bytes}; any outcome but an IOException (or an identical filter for identical bytes) fails. */
+  private static void assertRejected(byte[] bytes, String what) {
+    Throwable thrown = catchThrowable(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(bytes)));
+    if (thrown == null) {
+      fail("%s was accepted as a filter", what);
+    }
+    assertThat(thrown).as(what).isInstanceOf(IOException.class);
+    assertThat(thrown.getMessage()).as(what).isNotBlank();
+  }
+
+  @Test
+  void everyTruncationOfAStreamDumpIsRejected() {
+    for (int length = 0; length < stream.length; length++) {
+      assertRejected(Arrays.copyOf(stream, length), "a dump truncated to " + length + " bytes");
+    }
+  }
+
+  @Test
+  void randomBitFlipsAndByteChangesAreRejected() {
+    SplittableRandom random = new SplittableRandom(2024);
+    for (int trial = 0; trial < 4_000; trial++) {
+      byte[] bytes = stream.clone();
+      int changes = 1 + random.nextInt(4);
+      for (int c = 0; c < changes; c++) {
+        int at = random.nextInt(bytes.length);
+        if (trial % 2 == 0) {
+          bytes[at] ^= (byte) (1 << random.nextInt(8));
+        } else {
+          bytes[at] = (byte) (bytes[at] + 1 + random.nextInt(255));
+        }
+      }
+      if (!Arrays.equals(bytes, stream)) {
+        assertRejected(bytes, "trial " + trial);
+      }
+    }
+  }
+
+  /** A fresh loader gets the chunks before {@code index} intact, then {@code bad}, then the rest intact. */
+  private static void assertLoaderRejectsThenRecovers(int index, DumpChunk bad, String what) {
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    for (int i = 0; i < index; i++) {
+      loader.loadChunk(chunks.get(i));
+    }
+    assertThatThrownBy(() -> loader.loadChunk(bad.cursor(), bad.data())).as(what)
+        .isInstanceOf(IllegalArgumentException.class).hasMessageFindingMatch("\\w");
+    for (int i = index; i < chunks.size(); i++) {
+      loader.loadChunk(chunks.get(i));
+    }
+    assertThat(dump(loader.complete())).as("filter loaded after %s", what).isEqualTo(stream);
+  }
+
+  @Test
+  void corruptedAndTruncatedChunksAreRejectedAndTheLoaderRecovers() {
+    SplittableRandom random = new SplittableRandom(7);
+    for (int trial = 0; trial < 2_000; trial++) {
+      int index = random.nextInt(chunks.size());
+      DumpChunk good = chunks.get(index);
+      byte[] bytes = good.data().clone();
+      String what;
+      switch (trial % 3) {
+        case 0 -> {
+          bytes[random.nextInt(bytes.length)] ^= (byte) (1 << random.nextInt(8));
+          what = "a bit flip in chunk " + index;
+        }
+        case 1 -> {
+          int at = random.nextInt(bytes.length);
+          bytes[at] = (byte) (bytes[at] + 1 + random.nextInt(255));
+          what = "a changed byte in chunk " + index;
+        }
+        default -> {
+          bytes = Arrays.copyOf(bytes, random.nextInt(bytes.length));
+          what = "chunk " + index + " truncated to " + bytes.length + " bytes";
+        }
+      }
+      assertLoaderRejectsThenRecovers(index, new DumpChunk(good.cursor(), bytes), what);
+    }
+  }
+
+  @Test
+  void chunksOutOfOrderDuplicatedOrSkippedAreRejectedAndTheLoaderRecovers() {
+    for (int index = 0; index < chunks.size(); index++) {
+      for (int other = 0; other < chunks.size(); other++) {
+        if (other != index) {
+          assertLoaderRejectsThenRecovers(index, chunks.get(other), "chunk " + other + " where " + index + " belongs");
+        }
+      }
+      DumpChunk good = chunks.get(index);
+      assertLoaderRejectsThenRecovers(index, new DumpChunk(good.cursor() + 1, good.data()),
+          "chunk " + index + " with a wrong cursor");
+    }
+  }
+
+  @Test
+  void completeBeforeTheLastChunkFailsAndTheLoaderCanStillFinish() {
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class).hasMessageContaining("header");
+    for (int i = 0; i < chunks.size() - 1; i++) {
+      loader.loadChunk(chunks.get(i));
+      assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("incomplete");
+    }
+    loader.loadChunk(chunks.get(chunks.size() - 1));
+    assertThat(dump(loader.complete())).isEqualTo(stream);
+    assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0))).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void theEndMarkerIsNotAChunk() {
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    chunks.forEach(loader::loadChunk);
+    assertThatThrownBy(() -> loader.loadChunk(DumpChunk.END)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(dump(loader.complete())).isEqualTo(stream);
+  }
+
+  @Test
+  void aDumpReadWithAnotherFunnelIsRejectedNamingBothFunnels() {
+    assertThatThrownBy(() -> CuckooFilter.readFrom(new ByteArrayInputStream(stream), Funnels.stringFunnel()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'long'")
+        .hasMessageContaining("'string-utf8'");
+    ChunkLoader<CuckooFilter<Integer>> loader = CuckooFilter.loader(Funnels.integerFunnel());
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'int'");
+  }
+
+  /**
+   * Dumps whose checksums are valid but whose fields are not (a writer bug or a crafted file):
+   * each range check rejects them with an IOException that names the field.
+   */
+  @ParameterizedTest(name = "{0} = {2}")
+  @CsvSource({
+      "magic, 4, 0x12345678, not a cuckoo filter dump",
+      "version, 1, 2, unsupported format version 2",
+      "scheme, 1, 0x41, hash scheme 'Axh3-64'",
+      "fingerprintBits, 1, 3, fingerprint bits 3",
+      "fingerprintBits, 1, 17, fingerprint bits 17",
+      "bucketSize, 1, 3, bucket size 3",
+      "maxKicks, 4, 0, max kicks 0",
+      "maxKicks, 4, 65536, max kicks 65536",
+      "expansion, 4, -1, expansion -1",
+      "expansion, 4, 0, a fixed-size filter (expansion 0) has 3 sub-filters",
+      "buckets, 4, 0, bucket count 0",
+      "buckets, 4, 33, bucket count 33",
+      "items, 8, 1, item count 1 differs",
+      "deletes, 8, -1, deleted count -1",
+      "subFilterCount, 2, 0, sub-filter count 0",
+      "subFilterCount, 2, 33, sub-filter count 33"})
+  void headerFieldsOutOfRangeAreRejectedEvenWithValidChecksums(String field, int width, String value,
+      String message) {
+    DumpBytes dump = new DumpBytes(stream);
+    dump.set(dump.at(field), width, Long.decode(value));
+    assertThatThrownBy(dump::read).isInstanceOf(IOException.class).hasMessageContaining(message);
+  }
+
+  @Test
+  void subFilterShapesAndCountsThatDisagreeAreRejectedEvenWithValidChecksums() {
+    DumpBytes segments = new DumpBytes(stream);
+    segments.set(segments.segmentsAt(1), 4, 2);
+    assertThatThrownBy(segments::read).isInstanceOf(IOException.class)
+        .hasMessageContaining("sub-filter 1 has 2 segments, expected 1");
+
+    DumpBytes tooMany = new DumpBytes(stream);
+    tooMany.set(tooMany.segmentsAt(0) + 4, 8, 1_000_000);
+    assertThatThrownBy(tooMany::read).isInstanceOf(IOException.class).hasMessageContaining("claims 1000000 items");
+
+    // Move one item from sub-filter 0's count to the last one's: sums still match, slots do not.
+    DumpBytes shifted = new DumpBytes(stream);
+    long items0 = ByteBuffer.wrap(stream).getLong(shifted.segmentsAt(0) + 4);
+    long items2 = ByteBuffer.wrap(stream).getLong(shifted.segmentsAt(2) + 4);
+    shifted.set(shifted.segmentsAt(0) + 4, 8, items0 - 1).set(shifted.segmentsAt(2) + 4, 8, items2 + 1);
+    assertThatThrownBy(shifted::read).isInstanceOf(IOException.class)
+        .hasMessageContaining("holds " + items0 + " fingerprints but its header says " + (items0 - 1));
+  }
+
+  @Test
+  void bitsSetPastTheLastBucketAreRejectedEvenWithValidChecksums() {
+    // The last word of each sub-filter is the spare word, always zero in a real dump.
+    DumpBytes dump = new DumpBytes(stream);
+    int wordsPerSubFilter = dump.words() / 3;
+    assertThat(dump.word(wordsPerSubFilter - 1)).isZero();
+    dump.setWord(wordsPerSubFilter - 1, 1L << 40);
+    assertThatThrownBy(dump::read).isInstanceOf(IOException.class)
+        .hasMessageContaining("sub-filter 0 has bits set past its last bucket");
+  }
+}
