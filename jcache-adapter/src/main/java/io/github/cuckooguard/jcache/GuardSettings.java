@@ -36,9 +36,10 @@ public final class GuardSettings {
   public static final String CACHE_PREFIX = "cuckooguard.cache.";
 
   /**
-   * Setting: entries a cache's guard is sized for; a positive integer. The guard grows beyond it
-   * and rebuilds right-sized, but it follows removals exactly only until its first rebuild, so
-   * size it for the cache's capacity.
+   * Setting: entries a cache's guard is sized for; a positive integer. Removed entries keep their
+   * fingerprints until the next rebuild (see {@link GuardedCache}), so count the entries the cache
+   * holds plus those created between rebuilds; the guard grows beyond it and then rebuilds
+   * right-sized.
    */
   public static final String EXPECTED_ENTRIES = "expected-entries";
 

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
@@ -75,27 +76,35 @@ import org.jspecify.annotations.Nullable;
  *       {@code putIfAbsent}, {@code invoke}, {@code invokeAll}, {@code loadAll}, and loads of a
  *       read-through cache) first marks its keys in flight and unmarks them when it returned, by
  *       which time the synchronous listener ran; a key in flight always answers "might contain".
- *       So a key written through this object is never reported absent. A key written by another
- *       process (a Hazelcast member) is known once its event reached this process's listener;
- *       for a synchronous listener the writer's call returns only after that.
- *   <li><b>Entries that go</b> (Removed, Expired events) leave the guard only while each such event
- *       is known to pair with a {@code Created} event this guard processed: for caches that
- *       {@link GuardedCacheManager#createCache} created, with the listener inside the creation
- *       configuration, on a provider whose events are local and complete from creation (Caffeine,
- *       Ehcache, the reference implementation), until the first rebuild. Otherwise (a cache that
- *       existed before it was wrapped, a distributed provider, after a rebuild) removal events are
- *       dropped: the fingerprint leaks, which costs false positives, never a false negative; the
- *       guard's load and fpp-drift triggers rebuild the filter as leaks add up. Providers that
- *       report no evictions to JCache listeners (Ehcache, Hazelcast) only leak the same way.
- *   <li><b>{@link #clear()}</b> fires no events; the cleared keys' fingerprints leak (the guard is
- *       never wrong, only less selective until the next rebuild).
+ *       Some providers return before their synchronous listeners ran (Ehcache 3 under concurrent
+ *       writes; Caffeine's {@code loadAll}): if no Created event for the key arrived during the
+ *       call and the guard does not know the key, the cache is asked and a present key is entered
+ *       directly (its late event then leaks a fingerprint). So a key written through this object
+ *       is not reported absent. A key written by another process (a Hazelcast member) is known
+ *       once its event reached this process's listener; for a synchronous listener the writer's
+ *       call returns only after that.
+ *   <li><b>Entries that go</b> (removal, expiry, eviction) do <em>not</em> remove fingerprints:
+ *       no provider delivers an event that makes that safe (Caffeine's JCache can run a Removed
+ *       listener while the entry is still readable, Ehcache can deliver a Created event after the
+ *       write returned, Hazelcast delivers other members' events asynchronously, and after a
+ *       rebuild a late event would be an unpaired remove). The fingerprints of keys that left leak:
+ *       lookups of those keys go to the provider (false positives), never the reverse. A key that
+ *       is removed and created again gets one more fingerprint each time. The guard rebuilds from
+ *       the cache when its filter passes its load threshold, had to grow, or its observed
+ *       false-positive rate drifts above the target, which clears the leaks; size the expected
+ *       entries for the number of creations between rebuilds you can afford.
+ *   <li><b>{@link #clear()}</b> fires no events and needs none: the cleared keys' fingerprints
+ *       leak like any other removal.
  *   <li><b>A cache that already held entries</b> when it was wrapped, and any event that may have
  *       been lost ({@link #markStale}), put the guard in pass-through (every key "might be
- *       present") until a rebuild has read the cache's keys.
+ *       present") until a rebuild has read the cache's keys. A cache that
+ *       {@link GuardedCacheManager#createCache} created on a provider that keeps caches in this
+ *       process (Caffeine, Ehcache) gets the listener inside its creation configuration and needs
+ *       no such scan.
  *   <li><b>Rebuilds</b> iterate this cache's entries ({@link Cache#iterator()}) as the guard's
- *       key source, on the guard's executor. JCache counts that as an access of every entry: it
- *       may extend access-based expiry and count as hits in statistics, and it may expire entries
- *       on the way (their Expired events are dropped, see above). For a distributed cache it reads
+ *       key source, on the guard's executor, and add the keys of writes in flight. JCache counts
+ *       the iteration as an access of every entry: it may extend access-based expiry and count as
+ *       hits in statistics, and it may expire entries on the way. For a distributed cache it reads
  *       the whole cache over the network.
  * </ul>
  *
@@ -173,14 +182,6 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Whether Removed and Expired events currently remove fingerprints (see the class comment); if
-   * not they are dropped, which leaks fingerprints until the next rebuild.
-   */
-  public boolean isTrackingRemovals() {
-    return tracker.isTrackingRemovals();
-  }
-
-  /**
    * Tells the guard that the cache may have changed without events reaching it (a member left
    * the cluster, events were dropped under load, the cache was written by a path that bypasses
    * listeners): the guard answers "might be present" for every key until a rebuild, requested
@@ -238,25 +239,65 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   private <T> T write(K key, Supplier<T> call) {
-    tracker.beginWrite(key);
+    return write(key, call, null);
+  }
+
+  /**
+   * Runs {@code call} with {@code key} in flight.
+   *
+   * @param madeVisible tells from the call's result whether it left the key in the cache, which
+   *     spares asking the cache when the guard must check (see {@code CacheTracker.endWrite});
+   *     null to ask the cache
+   */
+  private <T> T write(K key, Supplier<T> call, @Nullable Predicate<? super T> madeVisible) {
+    long token = tracker.beginWrite(key);
+    T result = null;
+    boolean returned = false;
     try {
-      return call.get();
+      result = call.get();
+      returned = true;
+      return result;
     } finally {
-      tracker.endWrite(key);
+      T outcome = result;
+      Predicate<K> present = returned && madeVisible != null ? k -> madeVisible.test(outcome) : this::presentAtProvider;
+      tracker.endWrite(key, token, present);
     }
   }
 
   private <T> T writeAll(Collection<? extends K> keys, Supplier<T> call) {
-    List<K> begun = new ArrayList<>(keys.size());
+    InFlight begun = new InFlight(keys.size());
     try {
-      for (K key : keys) {
-        tracker.beginWrite(key);
-        begun.add(key);
-      }
+      keys.forEach(begun::begin);
       return call.get();
     } finally {
-      begun.forEach(tracker::endWrite);
+      begun.end();
     }
+  }
+
+  /** Keys of a multi-key call in flight, with their tokens. */
+  private final class InFlight {
+    private final List<K> keys;
+    private final long[] tokens;
+
+    InFlight(int size) {
+      keys = new ArrayList<>(size);
+      tokens = new long[size];
+    }
+
+    void begin(K key) {
+      tokens[keys.size()] = tracker.beginWrite(key);
+      keys.add(key);
+    }
+
+    void end() {
+      for (int i = 0; i < keys.size(); i++) {
+        tracker.endWrite(keys.get(i), tokens[i], GuardedCache.this::presentAtProvider);
+      }
+    }
+  }
+
+  private boolean presentAtProvider(K key) {
+    return !delegate.isClosed() && delegate.containsKey(key);
   }
 
   private static <K> void requireNoNullKeys(Collection<? extends K> keys) {
@@ -272,7 +313,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(key, "key");
     if (readThrough) {
-      return write(key, () -> delegate.get(key));
+      return write(key, () -> delegate.get(key), Objects::nonNull);
     }
     boolean guarded = guardAnswersReads();
     if (skip(guarded, key)) {
@@ -339,9 +380,10 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   /**
    * Loads through the wrapped cache. Its keys count as in flight until the provider reports
    * completion; some providers (Caffeine) report it before their synchronous Created events ran,
-   * so at completion every requested key the cache now holds is entered into the guard directly
-   * (the event may enter it again: a leaked fingerprint, safe). A loader that returns keys it was
-   * not asked for breaks this: such keys may be reported absent until their events ran.
+   * so at completion each requested key that the guard does not know and the cache holds is entered
+   * into the guard directly (the event enters it again: a leaked fingerprint, safe). A loader that
+   * returns keys it was not asked for breaks this: such keys may be reported absent until their
+   * events ran.
    */
   @Override
   public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
@@ -349,24 +391,14 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(keys, "keys");
     requireNoNullKeys(keys);
-    List<K> inFlight = new ArrayList<>(keys);
+    InFlight inFlight = new InFlight(keys.size());
+    keys.forEach(inFlight::begin);
     AtomicBoolean ended = new AtomicBoolean();
     Runnable end = () -> {
       if (ended.compareAndSet(false, true)) {
-        try {
-          for (K key : inFlight) {
-            if (delegate.containsKey(key)) {
-              tracker.enteredBeforeEvent(key);
-            }
-          }
-        } catch (RuntimeException e) {
-          markStale("loadAll could not check its keys: " + e);
-        } finally {
-          inFlight.forEach(tracker::endWrite);
-        }
+        inFlight.end();
       }
     };
-    inFlight.forEach(tracker::beginWrite);
     try {
       delegate.loadAll(keys, replaceExistingValues, new CompletionListener() {
         @Override
@@ -423,7 +455,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   public boolean putIfAbsent(K key, V value) {
     requireOpen();
     Objects.requireNonNull(key, "key");
-    return write(key, () -> delegate.putIfAbsent(key, value));
+    return write(key, () -> delegate.putIfAbsent(key, value), Boolean::booleanValue);
   }
 
   // ---- removals and replacements: never create entries ----
@@ -518,9 +550,9 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Removes every entry without events, as the wrapped cache does. The guard cannot tell which keys
-   * went, so their fingerprints stay until the next rebuild: lookups of those keys go to the
-   * provider (false positives), never the reverse.
+   * Removes every entry without events, as the wrapped cache does. The keys' fingerprints stay
+   * until the next rebuild, like those of any removed key: lookups of those keys go to the provider
+   * (false positives), never the reverse.
    */
   @Override
   public void clear() {
@@ -665,7 +697,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CuckooGuard.Builder<K> guardBuilder,
       @Nullable GuardedCacheManager manager) {
-    CacheTracker<K> tracker = new CacheTracker<>(guardBuilder, false);
+    CacheTracker<K> tracker = new CacheTracker<>(guardBuilder);
     CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
     cache.registerCacheEntryListener(listener);
     tracker.attach(cache);

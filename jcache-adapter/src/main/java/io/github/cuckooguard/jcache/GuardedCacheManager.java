@@ -23,10 +23,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Each cache gets its own guard, configured from the manager's properties and the system
  * properties as described in {@link GuardSettings}. A cache created here ({@link #createCache})
  * on a provider that keeps caches in this process (Caffeine, Ehcache) gets the guard's listener
- * inside its creation configuration, so the guard sees every entry from the first and also
- * follows removals. A cache that already existed ({@link #getCache} of a cache created by the
- * provider's own configuration or by another process) is read once in the background first, during
- * which its guard answers "might be present" for every key; see {@link GuardedCache}.
+ * inside its creation configuration, so the guard sees every entry from the first. Any other cache
+ * ({@link #getCache} of a cache created by the provider's own configuration or by another process,
+ * any cache of a distributed provider) is read once in the background first, during which its
+ * guard answers "might be present" for every key; see {@link GuardedCache}.
  *
  * <p>{@code getCache} returns the same {@link GuardedCache} for a name until that cache is closed
  * or destroyed.
@@ -38,15 +38,15 @@ public final class GuardedCacheManager implements CacheManager {
   private final GuardedCachingProvider provider;
   private final CacheManager delegate;
   private final Properties properties;
-  private final boolean localCompleteEvents;
+  private final boolean createsLocalCaches;
   private final ConcurrentHashMap<String, GuardedCache<?, ?>> caches = new ConcurrentHashMap<>();
 
   GuardedCacheManager(GuardedCachingProvider provider, CacheManager delegate, Properties properties,
-      boolean localCompleteEvents) {
+      boolean createsLocalCaches) {
     this.provider = provider;
     this.delegate = delegate;
     this.properties = properties;
-    this.localCompleteEvents = localCompleteEvents;
+    this.createsLocalCaches = createsLocalCaches;
   }
 
   /**
@@ -73,8 +73,8 @@ public final class GuardedCacheManager implements CacheManager {
 
   private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
     CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
-    if (localCompleteEvents) {
-      CacheTracker<K> tracker = new CacheTracker<>(settings.guardBuilder(name), true);
+    if (createsLocalCaches) {
+      CacheTracker<K> tracker = new CacheTracker<>(settings.guardBuilder(name));
       CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {

@@ -48,7 +48,7 @@ public final class GuardedCachingProvider implements CachingProvider {
   private record ManagerKey(URI uri, ClassLoader classLoader) {}
 
   private final CachingProvider delegate;
-  private final boolean localCompleteEvents;
+  private final boolean createsLocalCaches;
   private final Map<ManagerKey, GuardedCacheManager> managers = new HashMap<>();
 
   /**
@@ -83,7 +83,7 @@ public final class GuardedCachingProvider implements CachingProvider {
           + " it wraps instead");
     }
     this.delegate = delegate;
-    this.localCompleteEvents = DelegateProviders.hasLocalCompleteEvents(delegate);
+    this.createsLocalCaches = DelegateProviders.createsLocalCaches(delegate);
   }
 
   private static ClassLoader defaultLoader() {
@@ -117,7 +117,7 @@ public final class GuardedCachingProvider implements CachingProvider {
     }
     Properties props = properties != null ? properties : getDefaultProperties();
     CacheManager manager = delegate.getCacheManager(managerUri, loader, props);
-    GuardedCacheManager guarded = new GuardedCacheManager(this, manager, props, localCompleteEvents);
+    GuardedCacheManager guarded = new GuardedCacheManager(this, manager, props, createsLocalCaches);
     managers.put(key, guarded);
     return guarded;
   }

@@ -3,42 +3,35 @@ package io.github.cuckooguard.jcache.internal;
 import io.github.cuckooguard.CuckooGuard;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javax.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a guarded cache knows about its delegate's key set: the guard, the in-flight bridge and
- * the rule for removals. The guarded cache asks it; the event listener and the rebuild scan feed it.
+ * What a guarded cache knows about its delegate's key set: the guard and the in-flight bridge.
+ * The guarded cache asks it; the Created listener and the rebuild scan feed it.
  *
  * <pre>
  * mightContain(k) = pending.contains(k) || guard.mightContain(k)     (pending read first)
  *
- * Created(k)            -> guard.keyEntered(k)
- * Removed/Expired(k)    -> guard.keyLeft(k) only while removals are exact, else dropped (a leak)
- * rebuild scan          -> stop exact removals, then emit every key the cache iterator returns
+ * Created(k)         -> guard.keyEntered(k)
+ * Removed/Expired(k) -> not listened to: the fingerprint stays (a leak) until the next rebuild
+ * rebuild scan       -> every key the cache iterator returns, then every key with a write in flight
  * </pre>
  *
- * <p>Removals are <em>exact</em> only when the listener was registered inside the configuration
- * the cache was created with, on a provider whose events are local and complete: then each
- * Removed/Expired event pairs with a Created event this tracker processed (JCache fires one per
- * entry that existed, in order per key). After a scan that no longer holds. A scan cannot see an
- * entry that has expired or been evicted but whose event the provider has not delivered yet
- * (Caffeine's JCache publishes eviction and expiry events "quietly", later, on its executor; a
- * Hazelcast member receives other members' events asynchronously), and JCache offers no barrier to
- * wait for such events. Were the late event applied to the rebuilt filter, which never received
- * that key, it would be an unpaired remove, able to take a colliding key's fingerprint. So the
- * first rebuild switches removals off for good: later Removed/Expired events are dropped, their
- * fingerprints leak (false positives only), and the guard's load and fpp-drift triggers rebuild
- * the filter when the leaks add up. A tracker built for a cache it did not create starts with
- * removals off.
- *
- * <p>The switch takes a write lock that a removal holds (shared) from reading the flag until
- * {@code keyLeft} returned, so no removal that read "exact" before the switch reaches the guard
- * after the scan began.
+ * <p>Why removals are never applied: a fingerprint may only be removed after its key is gone,
+ * and only once per entry this guard entered. JCache providers give no event that is safe for
+ * that. Caffeine's JCache dispatches events on its executor, where a Removed or Expired event can
+ * run while the removing operation still holds the entry (its listener is called inside the atomic
+ * removal); a lookup in that moment would be told "absent" for a key other threads still read.
+ * Ehcache 3 can return from a write before that write's synchronous listeners ran, so a removal
+ * can be applied while an earlier Created of the same key is still owed. A Hazelcast member
+ * receives other members' events asynchronously, and may lose them. And after a rebuild, whose
+ * scan cannot see entries that expired or were evicted but whose events are still to come, a late
+ * Removed event would take a fingerprint the new filter never received: an unpaired remove, able
+ * to erase a colliding key. Dropping removals costs false positives only; the guard's load,
+ * growth and fpp-drift triggers rebuild the filter from the cache as they add up.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -50,18 +43,10 @@ public final class CacheTracker<K> {
 
   private final CuckooGuard<K> guard;
   private final PendingKeys<K> pending = new PendingKeys<>();
-  private final ReentrantReadWriteLock removalLock = new ReentrantReadWriteLock();
-  private volatile boolean exactRemovals;
-  private final LongAdder droppedRemovals = new LongAdder();
   private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
 
-  /**
-   * A tracker whose guard is built by {@code builder}, with this tracker's scan as key source.
-   *
-   * @param exactRemovals whether removal events are applied (see the class comment)
-   */
-  public CacheTracker(CuckooGuard.Builder<K> builder, boolean exactRemovals) {
-    this.exactRemovals = exactRemovals;
+  /** A tracker whose guard is built by {@code builder}, with this tracker's scan as key source. */
+  public CacheTracker(CuckooGuard.Builder<K> builder) {
     this.guard = builder.keySource(this::scan).build();
   }
 
@@ -73,16 +58,6 @@ public final class CacheTracker<K> {
   /** Sets the cache the rebuild scan iterates; called once the cache exists. */
   public void attach(Iterable<? extends Cache.@Nullable Entry<K, ?>> cache) {
     this.source = cache;
-  }
-
-  /** Whether removal events are applied to the guard. */
-  public boolean isTrackingRemovals() {
-    return exactRemovals;
-  }
-
-  /** Removal events dropped because removals were not exact. */
-  public long droppedRemovals() {
-    return droppedRemovals.sum();
   }
 
   // ---- lookups ----
@@ -104,50 +79,45 @@ public final class CacheTracker<K> {
 
   // ---- the in-flight bridge ----
 
-  /** Call before a call that may make {@code key} visible; pair with {@link #endWrite}. */
-  public void beginWrite(K key) {
-    pending.add(key);
-  }
-
-  /** Call after that call returned (or threw); its synchronous events have run by then. */
-  public void endWrite(K key) {
-    pending.remove(key);
+  /**
+   * Call before a call that may make {@code key} visible; pair with {@link #endWrite}.
+   *
+   * @return the token to pass to {@link #endWrite}
+   */
+  public long beginWrite(K key) {
+    return pending.begin(key);
   }
 
   /**
-   * {@code key} became visible through a call that does not wait for synchronous listeners
-   * (Caffeine's {@code loadAll} completes before its Created events have run): enters it now,
-   * before its in-flight mark ends. The Created event may enter it a second time; that copy leaks
-   * (a false positive until the next rebuild), which is safe.
+   * Call after that call returned (or threw). A provider that keeps the synchronous-listener
+   * contract has run the Created event by now, if there was one. Ehcache does not always: its
+   * ordered dispatch lets a thread mark another thread's event as fired before firing it
+   * ({@code InvocationScopedEventSink.fireWaiters}), so that thread's write returns first; and
+   * Caffeine's {@code loadAll} completes before its events ran. So if no Created event for the key
+   * was processed during the call and the guard does not know the key, the cache is asked, and a
+   * present key is entered now, before its in-flight mark ends (the late event then enters it a
+   * second time: a leaked copy, never a false negative).
+   *
+   * @param present asks the cache whether it holds the key; called only in that case
    */
-  public void enteredBeforeEvent(K key) {
-    guard.keyEntered(key);
+  public void endWrite(K key, long token, Predicate<? super K> present) {
+    try {
+      if (!pending.eventSince(key, token) && !guard.mightContain(key) && present.test(key)) {
+        guard.keyEntered(key);
+      }
+    } catch (RuntimeException e) {
+      eventFailed("checking a write whose Created event had not run", e);
+    } finally {
+      pending.end(key);
+    }
   }
 
   // ---- events ----
 
-  /** A Created event for {@code key}. */
+  /** A Created event for {@code key}: enters it, then tells a call in flight that it ran. */
   void created(K key) {
     guard.keyEntered(key);
-  }
-
-  /** A Removed or Expired event for {@code key}. */
-  void left(K key) {
-    if (!exactRemovals) {
-      droppedRemovals.increment();
-      return;
-    }
-    Lock shared = removalLock.readLock();
-    shared.lock();
-    try {
-      if (exactRemovals) {
-        guard.keyLeft(key);
-        return;
-      }
-    } finally {
-      shared.unlock();
-    }
-    droppedRemovals.increment();
+    pending.event(key);
   }
 
   /** An event could not be applied: the guard may miss a key, so it must stop answering "absent". */
@@ -159,28 +129,15 @@ public final class CacheTracker<K> {
 
   // ---- rebuild ----
 
-  private void stopExactRemovals() {
-    if (!exactRemovals) {
-      return;
-    }
-    Lock exclusive = removalLock.writeLock();
-    exclusive.lock();
-    try {
-      exactRemovals = false;
-    } finally {
-      exclusive.unlock();
-    }
-  }
-
   /**
-   * The key source: every key the cache's iterator returns. Iterating a JCache counts as an access
-   * of each entry (it may extend access-based expiry and count hits in statistics) and may expire
-   * entries on the way, firing Expired events on this thread (Ehcache does; its iterator then
-   * returns {@code null} for the entry). Those events are dropped here, since removals stop first,
-   * so the scan never calls back into the guard's remove path.
+   * The key source: every key the cache's iterator returns, then every key with a write in flight
+   * (its entry may have become visible after the iterator passed it, with its Created event still
+   * to come). Iterating a JCache counts as an access of each entry (it may extend access-based
+   * expiry and count hits in statistics), and may expire entries on the way (Ehcache does, and its
+   * iterator then returns {@code null} for the entry); the resulting Expired events concern no
+   * listener of the guard.
    */
   private void scan(Consumer<? super K> action) {
-    stopExactRemovals();
     Iterable<? extends Cache.@Nullable Entry<K, ?>> cache = source;
     if (cache == null) {
       throw new IllegalStateException("the cache of guard '" + guard.name() + "' does not exist yet");
@@ -190,5 +147,6 @@ public final class CacheTracker<K> {
         action.accept(entry.getKey());
       }
     }
+    pending.forEach(action);
   }
 }

@@ -12,14 +12,14 @@ import org.jspecify.annotations.Nullable;
  * registers the listener as part of creating the cache: no entry can be created before the guard
  * hears of it. The caller's configuration object is never modified.
  *
- * <p>A {@link MutableConfiguration} and a plain {@link Configuration} become a
- * {@code MutableConfiguration}; a provider-specific {@link CompleteConfiguration} (e.g. Caffeine's
- * {@code CaffeineConfiguration}, Hazelcast's {@code CacheConfig}) is copied with its own public
- * copy constructor taking a {@code CompleteConfiguration} and extended with its public
+ * <p>A {@link MutableConfiguration} is copied as one. Another {@link CompleteConfiguration} (e.g.
+ * Caffeine's {@code CaffeineConfiguration}, Hazelcast's {@code CacheConfig}) is copied with its
+ * own public copy constructor taking a {@code CompleteConfiguration} and extended with its public
  * {@code addCacheEntryListenerConfiguration} method, the convention those classes share with
- * {@code MutableConfiguration}, so provider-specific settings survive. A configuration that follows
- * neither returns null: the caller then creates the cache as given and registers the listener
- * afterwards.
+ * {@code MutableConfiguration}, so provider-specific settings survive. Anything else (a bare
+ * {@link Configuration}, which may carry provider settings the copy would lose, such as Ehcache's
+ * {@code Eh107Configuration}) returns null: the caller then creates the cache as given and
+ * registers the listener afterwards.
  */
 public final class CreationConfiguration {
 
@@ -33,10 +33,7 @@ public final class CreationConfiguration {
       return new MutableConfiguration<>((CompleteConfiguration<K, V>) config).addCacheEntryListenerConfiguration(listener);
     }
     if (!(config instanceof CompleteConfiguration)) {
-      MutableConfiguration<K, V> copy = new MutableConfiguration<K, V>()
-          .setTypes(config.getKeyType(), config.getValueType())
-          .setStoreByValue(config.isStoreByValue());
-      return copy.addCacheEntryListenerConfiguration(listener);
+      return null;
     }
     try {
       Object copy = config.getClass().getConstructor(CompleteConfiguration.class).newInstance(config);

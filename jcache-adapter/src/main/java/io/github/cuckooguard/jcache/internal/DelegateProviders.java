@@ -15,11 +15,11 @@ import org.jspecify.annotations.Nullable;
 public final class DelegateProviders {
 
   /**
-   * Providers that keep a cache in this process and register the listeners of a creation
-   * configuration before the cache can be used: with those, every Removed/Expired event a
-   * creation-time listener receives pairs with a Created event it received. Distributed providers
-   * are not listed: a Hazelcast member's {@code createCache} returns a cache other members may
-   * have filled, and registers listeners only after the cache exists cluster-wide.
+   * Providers whose {@code createCache} makes a new, empty cache in this process and registers the
+   * listeners of the creation configuration before the cache can be used: a guard whose listener
+   * is part of that configuration sees every entry from the first and needs no initial scan. Not
+   * listed: distributed providers (a Hazelcast member's {@code createCache} returns the cluster's
+   * cache, which other members may have filled, and registers listeners only afterwards).
    */
   private static final Set<String> LOCAL_PROVIDERS = Set.of(
       "com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider",
@@ -28,8 +28,8 @@ public final class DelegateProviders {
 
   private DelegateProviders() {}
 
-  /** Whether creation-time listeners of {@code provider}'s caches see every event of the cache. */
-  public static boolean hasLocalCompleteEvents(CachingProvider provider) {
+  /** Whether a creation-time listener of a cache {@code provider} creates sees every entry of it. */
+  public static boolean createsLocalCaches(CachingProvider provider) {
     return LOCAL_PROVIDERS.contains(provider.getClass().getName());
   }
 

@@ -6,28 +6,23 @@ import javax.cache.configuration.Factory;
 import javax.cache.configuration.MutableCacheEntryListenerConfiguration;
 import javax.cache.event.CacheEntryCreatedListener;
 import javax.cache.event.CacheEntryEvent;
-import javax.cache.event.CacheEntryExpiredListener;
 import javax.cache.event.CacheEntryListener;
-import javax.cache.event.CacheEntryRemovedListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The synchronous listener a guarded cache registers on its delegate: Created events enter keys,
- * Removed and Expired events leave them (as far as the {@link CacheTracker} applies removals). It
- * never throws: a failure marks the guard stale (pass-through until rebuilt) and is logged.
- *
- * <p>Updated events are not needed (a replace is not an enter), so the listener does not subscribe
- * to them. A tracker that never applies removals gets a listener that subscribes to Created only,
- * which spares a distributed provider the traffic.
+ * The synchronous listener a guarded cache registers on its delegate: Created events enter keys
+ * into the guard. It subscribes to nothing else (see {@link CacheTracker} for why removals are not
+ * followed), which also spares a distributed provider the traffic. It never throws: a failure
+ * marks the guard stale (pass-through until rebuilt) and is logged.
  *
  * @param <K> the key type
  * @param <V> the value type
  */
-public class GuardListener<K, V> implements CacheEntryCreatedListener<K, V> {
+public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V> {
 
-  final CacheTracker<K> tracker;
+  private final CacheTracker<K> tracker;
 
-  GuardListener(CacheTracker<K> tracker) {
+  private GuardListener(CacheTracker<K> tracker) {
     this.tracker = tracker;
   }
 
@@ -36,8 +31,8 @@ public class GuardListener<K, V> implements CacheEntryCreatedListener<K, V> {
    * filter.
    */
   public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheTracker<K> tracker) {
-    GuardListener<K, V> listener = tracker.isTrackingRemovals() ? new WithRemovals<>(tracker) : new GuardListener<>(tracker);
-    return new MutableCacheEntryListenerConfiguration<>(new ListenerFactory<>(listener), null, false, true);
+    return new MutableCacheEntryListenerConfiguration<>(
+        new ListenerFactory<>(new GuardListener<K, V>(tracker)), null, false, true);
   }
 
   /** Whether {@code configuration} is one made by {@link #configuration}. */
@@ -53,35 +48,6 @@ public class GuardListener<K, V> implements CacheEntryCreatedListener<K, V> {
       }
     } catch (RuntimeException | Error e) {
       tracker.eventFailed("a Created event", e);
-    }
-  }
-
-  final void leave(Iterable<CacheEntryEvent<? extends K, ? extends V>> events, String what) {
-    try {
-      for (CacheEntryEvent<? extends K, ? extends V> event : events) {
-        tracker.left(event.getKey());
-      }
-    } catch (RuntimeException | Error e) {
-      tracker.eventFailed(what, e);
-    }
-  }
-
-  /** Also subscribes to Removed and Expired events. */
-  static final class WithRemovals<K, V> extends GuardListener<K, V>
-      implements CacheEntryRemovedListener<K, V>, CacheEntryExpiredListener<K, V> {
-
-    WithRemovals(CacheTracker<K> tracker) {
-      super(tracker);
-    }
-
-    @Override
-    public void onRemoved(Iterable<CacheEntryEvent<? extends K, ? extends V>> events) {
-      leave(events, "a Removed event");
-    }
-
-    @Override
-    public void onExpired(Iterable<CacheEntryEvent<? extends K, ? extends V>> events) {
-      leave(events, "an Expired event");
     }
   }
 

@@ -1,0 +1,286 @@
+package io.github.cuckooguard.jcache;
+
+import static io.github.cuckooguard.jcache.TestSupport.await;
+import static io.github.cuckooguard.jcache.TestSupport.calls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import javax.cache.Cache;
+import javax.cache.CacheManager;
+import javax.cache.configuration.FactoryBuilder;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.integration.CacheLoader;
+import javax.cache.integration.CacheWriter;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** Which calls the guard answers, and the cases where it must not, on Caffeine's JCache provider. */
+class ShortCircuitTest {
+
+  private static final long PRESENT = 200;
+
+  private GuardedCachingProvider provider;
+  private GuardedCacheManager manager;
+  private String name;
+
+  @BeforeEach
+  void setUp(TestInfo test) {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    manager = provider.getCacheManager();
+    name = getClass().getSimpleName() + "-" + test.getTestMethod().orElseThrow().getName();
+  }
+
+  @AfterEach
+  void tearDown() {
+    provider.close();
+  }
+
+  private static MutableConfiguration<Long, String> config() {
+    return new MutableConfiguration<Long, String>().setTypes(Long.class, String.class);
+  }
+
+  /** Keys that were never written and that the guard reports definitely absent. */
+  private static List<Long> definiteMisses(GuardedCache<Long, String> cache) {
+    return LongStream.range(1_000_000, 1_002_000).boxed().filter(k -> !cache.mightContain(k)).toList();
+  }
+
+  @Test
+  void definiteMissesNeverReachTheProvider() {
+    Map<String, AtomicInteger> log = TestSupport.newCallLog();
+    Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
+    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    await("the initial scan finished", () -> !cache.isPassThrough());
+    for (long k = 0; k < PRESENT; k++) {
+      cache.put(k, "v" + k);
+    }
+    List<Long> misses = definiteMisses(cache);
+    // 200 keys in a filter sized for 10,000 at fpp 0.01: false positives are rare; 1,900 of
+    // 2,000 is a bound a correct filter fails with negligible probability (seeded per filter)
+    assertThat(misses).hasSizeGreaterThan(1_900);
+    log.clear();
+
+    for (Long k : misses) {
+      assertThat(cache.get(k)).isNull();
+      assertThat(cache.containsKey(k)).isFalse();
+      assertThat(cache.remove(k)).isFalse();
+      assertThat(cache.remove(k, "x")).isFalse();
+      assertThat(cache.getAndRemove(k)).isNull();
+      assertThat(cache.replace(k, "x")).isFalse();
+      assertThat(cache.replace(k, "x", "y")).isFalse();
+      assertThat(cache.getAndReplace(k, "x")).isNull();
+      assertThat(cache.<Boolean>invoke(k, (entry, args) -> entry.exists())).isFalse();
+    }
+    Set<Long> missSet = new HashSet<>(misses);
+    assertThat(cache.getAll(missSet)).isEmpty();
+    cache.removeAll(missSet);
+    assertThat(cache.invokeAll(missSet, (entry, args) -> entry.getValue())).isEmpty();
+    log.remove("isClosed"); // a local state check in every provider, made to throw IllegalStateException
+    assertThat(log).as("calls that reached the provider").isEmpty();
+
+    for (long k = 0; k < PRESENT; k++) {
+      assertThat(cache.get(k)).isEqualTo("v" + k);
+    }
+    assertThat(calls(log, "get")).isEqualTo(PRESENT);
+    assertThat(cache.stats().definiteMisses()).isGreaterThanOrEqualTo(9L * misses.size());
+  }
+
+  @Test
+  void getAllAndRemoveAllAskTheProviderOnlyForKeysThatMightBePresent() {
+    Map<String, AtomicInteger> log = TestSupport.newCallLog();
+    Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
+    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    await("the initial scan finished", () -> !cache.isPassThrough());
+    cache.putAll(Map.of(1L, "a", 2L, "b", 3L, "c"));
+    Set<Long> keys = new HashSet<>(definiteMisses(cache));
+    keys.addAll(Set.of(1L, 2L, 3L));
+    log.clear();
+
+    assertThat(cache.getAll(keys)).isEqualTo(Map.of(1L, "a", 2L, "b", 3L, "c"));
+    cache.removeAll(keys);
+    assertThat(calls(log, "getAll")).isOne();
+    assertThat(calls(log, "removeAll")).isOne();
+    assertThat(raw.iterator().hasNext()).isFalse();
+  }
+
+  @Test
+  void invokeOnAnAbsentKeyRunsLocallyAndCreatesThroughTheProviderWhenItWrites() {
+    Map<String, AtomicInteger> log = TestSupport.newCallLog();
+    Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
+    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    await("the initial scan finished", () -> !cache.isPassThrough());
+    long key = definiteMisses(cache).get(0);
+    log.clear();
+
+    String result = cache.invoke(key, (entry, args) -> {
+      entry.setValue("created by " + args[0]);
+      return "wrote " + entry.getValue();
+    }, "processor");
+
+    assertThat(result).isEqualTo("wrote created by processor");
+    assertThat(raw.get(key)).isEqualTo("created by processor");
+    assertThat(calls(log, "invoke")).isZero();
+    assertThat(calls(log, "putIfAbsent")).isOne();
+    assertThat(cache.mightContain(key)).isTrue();
+  }
+
+  @Test
+  void withStatisticsOnEveryLookupReachesTheProviderSoItsCountsStayComplete() throws Exception {
+    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name,
+        config().setStatisticsEnabled(true));
+    cache.put(1L, "one");
+    long before = cache.stats().lookups();
+
+    for (long k = 1_000; k < 1_100; k++) {
+      assertThat(cache.get(k)).isNull();
+    }
+
+    assertThat(cacheMisses(name)).isEqualTo(100L);
+    assertThat(cache.stats().lookups()).as("guard not consulted").isEqualTo(before);
+
+    manager.enableStatistics(name, false);
+    for (long k = 1_000; k < 1_100; k++) {
+      assertThat(cache.get(k)).isNull();
+    }
+    assertThat(cache.stats().lookups()).isEqualTo(before + 100);
+    assertThat(cache.stats().definiteMisses()).isGreaterThan(90);
+  }
+
+  private static long cacheMisses(String cacheName) throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    Set<ObjectName> names = server.queryNames(new ObjectName("javax.cache:type=CacheStatistics,*"), null).stream()
+        .filter(n -> cacheName.equals(n.getKeyProperty("Cache")))
+        .collect(Collectors.toSet());
+    assertThat(names).hasSize(1);
+    return (Long) server.getAttribute(names.iterator().next(), "CacheMisses");
+  }
+
+  @Test
+  void readThroughMissesReachTheLoader() {
+    Map<Long, Integer> loads = new ConcurrentHashMap<>();
+    CacheLoader<Long, String> loader = new CacheLoader<>() {
+      @Override
+      public String load(Long key) {
+        loads.merge(key, 1, Integer::sum);
+        return "loaded " + key;
+      }
+
+      @Override
+      public Map<Long, String> loadAll(Iterable<? extends Long> keys) {
+        Map<Long, String> all = new java.util.HashMap<>();
+        keys.forEach(k -> all.put(k, load(k)));
+        return all;
+      }
+    };
+    Cache<Long, String> cache = manager.createCache(name, config().setReadThrough(true)
+        .setCacheLoaderFactory(() -> loader));
+
+    assertThat(cache.get(7L)).isEqualTo("loaded 7");
+    assertThat(cache.getAll(Set.of(8L, 9L))).containsOnlyKeys(8L, 9L);
+    assertThat(loads).containsOnlyKeys(7L, 8L, 9L);
+    assertThat(cache.containsKey(7L)).isTrue();
+    assertThat(((GuardedCache<Long, String>) cache).mightContain(9L)).isTrue();
+  }
+
+  @Test
+  void writeThroughRemovalOfAnAbsentKeyReachesTheWriter() {
+    List<Object> deleted = new ArrayList<>();
+    CacheWriter<Long, String> writer = new CacheWriter<>() {
+      @Override
+      public void write(Cache.Entry<? extends Long, ? extends String> entry) {}
+
+      @Override
+      public void writeAll(java.util.Collection<Cache.Entry<? extends Long, ? extends String>> entries) {
+        entries.clear();
+      }
+
+      @Override
+      public void delete(Object key) {
+        deleted.add(key);
+      }
+
+      @Override
+      public void deleteAll(java.util.Collection<?> keys) {
+        deleted.addAll(keys);
+        keys.clear();
+      }
+    };
+    Cache<Long, String> cache = manager.createCache(name, config().setWriteThrough(true)
+        .setCacheWriterFactory(() -> writer));
+
+    assertThat(cache.remove(5L)).isFalse();
+    assertThat(cache.getAndRemove(6L)).isNull();
+    cache.removeAll(Set.of(7L));
+
+    assertThat(deleted).containsExactly(5L, 6L, 7L);
+  }
+
+  @Test
+  void removedKeysKeepTheirFingerprintsUntilARebuildClearsThem() {
+    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name, config());
+    for (long k = 0; k < PRESENT; k++) {
+      cache.put(k, "v");
+    }
+    cache.removeAll(LongStream.range(0, PRESENT / 2).boxed().collect(Collectors.toSet()));
+    cache.clear();
+    assertThat(cache.stats().size()).as("removals and clear leave the fingerprints").isEqualTo(PRESENT);
+    assertThat(LongStream.range(0, PRESENT).allMatch(cache::mightContain)).isTrue();
+
+    cache.put(7L, "back");
+    cache.rebuild().join();
+
+    assertThat(cache.stats().size()).isOne();
+    assertThat(cache.get(7L)).isEqualTo("back");
+    assertThat(LongStream.range(0, PRESENT).filter(cache::mightContain).count())
+        .as("after the rebuild only 7 and rare false positives").isLessThan(10);
+  }
+
+  @Test
+  void configurationHidesTheGuardsListenerOnly() {
+    MutableConfiguration<Long, String> config = config().addCacheEntryListenerConfiguration(
+        new javax.cache.configuration.MutableCacheEntryListenerConfiguration<>(
+            FactoryBuilder.factoryOf(NoOpListener.class), null, false, false));
+    Cache<Long, String> cache = manager.createCache(name, config);
+
+    assertThat(cache.getConfiguration(javax.cache.configuration.CompleteConfiguration.class)
+        .getCacheEntryListenerConfigurations()).containsExactlyElementsOf(config.getCacheEntryListenerConfigurations());
+    assertThat(config.getCacheEntryListenerConfigurations()).as("caller's configuration unchanged").hasSize(1);
+  }
+
+  @Test
+  void managerReturnsOneGuardedCachePerNameAndItsOwnManager() {
+    Cache<Long, String> created = manager.createCache(name, config());
+    CacheManager same = provider.getCacheManager();
+
+    assertThat(same).isSameAs(manager);
+    assertThat(manager.getCache(name, Long.class, String.class)).isSameAs(created);
+    assertThat(manager.<Long, String>getCache(name)).isSameAs(created);
+    assertThat(created.getCacheManager()).isSameAs(manager);
+    assertThat(created.unwrap(GuardedCache.class)).isSameAs(created);
+    assertThat(manager.unwrap(GuardedCacheManager.class)).isSameAs(manager);
+    manager.destroyCache(name);
+    assertThat(manager.<Long, String>getCache(name)).isNull();
+  }
+
+  /** A listener for configurations; does nothing. */
+  public static final class NoOpListener implements javax.cache.event.CacheEntryCreatedListener<Long, String>,
+      java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void onCreated(Iterable<javax.cache.event.CacheEntryEvent<? extends Long, ? extends String>> events) {}
+  }
+}
