@@ -2,6 +2,7 @@ package io.github.cuckooguard.jcache;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.jcache.internal.CacheTracker;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Properties;
@@ -12,45 +13,58 @@ import org.jspecify.annotations.Nullable;
  */
 record CacheSettings(long expectedEntries, double fpp, Funnel<Object> funnel) {
 
+  /** A property that was set: its name, where it was found, and its value. */
+  private record Setting(String name, String value) {}
+
   static CacheSettings resolve(String cacheName, Properties properties, @Nullable ClassLoader classLoader) {
-    String expected = lookup(cacheName, GuardSettings.EXPECTED_ENTRIES, properties);
-    String fpp = lookup(cacheName, GuardSettings.FPP, properties);
-    String funnel = lookup(cacheName, GuardSettings.FUNNEL, properties);
+    Setting expected = lookup(cacheName, GuardSettings.EXPECTED_ENTRIES, properties);
+    Setting fpp = lookup(cacheName, GuardSettings.FPP, properties);
+    Setting funnel = lookup(cacheName, GuardSettings.FUNNEL, properties);
     return new CacheSettings(
-        expected == null ? GuardSettings.DEFAULT_EXPECTED_ENTRIES : parseExpected(cacheName, expected),
-        fpp == null ? GuardSettings.DEFAULT_FPP : parseFpp(cacheName, fpp),
-        funnel == null ? ObjectFunnel.INSTANCE : loadFunnel(cacheName, funnel.trim(), classLoader));
+        expected == null ? GuardSettings.DEFAULT_EXPECTED_ENTRIES : parseExpected(expected),
+        fpp == null ? GuardSettings.DEFAULT_FPP : parseFpp(fpp),
+        funnel == null ? ObjectFunnel.INSTANCE : loadFunnel(funnel, classLoader));
   }
 
-  /** A guard builder for a cache with these settings (the key source is added by the tracker). */
-  <K> CuckooGuard.Builder<K> guardBuilder(String cacheName) {
-    return CuckooGuard.<K>newBuilder(funnel)
+  /**
+   * A tracker, with its guard, for a cache with these settings.
+   *
+   * @throws IllegalArgumentException if the filter cannot be built with these settings (e.g. an
+   *     fpp below what the widest fingerprints reach); the message names the cache and settings
+   */
+  <K> CacheTracker<K> newTracker(String cacheName) {
+    CuckooGuard.Builder<K> builder = CuckooGuard.<K>newBuilder(funnel)
         .expectedInsertions(expectedEntries)
         .fpp(fpp)
         .name("jcache:" + cacheName);
+    try {
+      return new CacheTracker<>(builder);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("The guard of cache '" + cacheName + "' cannot be built with "
+          + GuardSettings.EXPECTED_ENTRIES + "=" + expectedEntries + " and " + GuardSettings.FPP + "=" + fpp + ": "
+          + e.getMessage() + "; change the " + GuardSettings.PREFIX + "* properties (see GuardSettings)", e);
+    }
   }
 
-  private static @Nullable String lookup(String cacheName, String setting, Properties properties) {
+  private static @Nullable Setting lookup(String cacheName, String setting, Properties properties) {
     String perCache = GuardSettings.CACHE_PREFIX + cacheName + "." + setting;
     String global = GuardSettings.PREFIX + setting;
     for (String name : new String[] {perCache, global}) {
       String value = properties.getProperty(name);
-      if (value == null) {
-        value = System.getProperty(name);
-      }
       if (value != null) {
-        return value;
+        return new Setting(name + " (cache manager property)", value);
+      }
+      value = System.getProperty(name);
+      if (value != null) {
+        return new Setting(name + " (system property)", value);
       }
     }
     return null;
   }
 
-  private static String propertyName(String cacheName, String setting) {
-    return GuardSettings.PREFIX + setting + " (or " + GuardSettings.CACHE_PREFIX + cacheName + "." + setting + ")";
-  }
-
-  private static long parseExpected(String cacheName, String value) {
-    String name = propertyName(cacheName, GuardSettings.EXPECTED_ENTRIES);
+  private static long parseExpected(Setting setting) {
+    String name = setting.name();
+    String value = setting.value();
     try {
       return GuardSettings.checkExpectedEntries(Long.parseLong(value.trim()), name);
     } catch (NumberFormatException e) {
@@ -58,8 +72,9 @@ record CacheSettings(long expectedEntries, double fpp, Funnel<Object> funnel) {
     }
   }
 
-  private static double parseFpp(String cacheName, String value) {
-    String name = propertyName(cacheName, GuardSettings.FPP);
+  private static double parseFpp(Setting setting) {
+    String name = setting.name();
+    String value = setting.value();
     try {
       return GuardSettings.checkFpp(Double.parseDouble(value.trim()), name);
     } catch (NumberFormatException e) {
@@ -68,8 +83,9 @@ record CacheSettings(long expectedEntries, double fpp, Funnel<Object> funnel) {
   }
 
   @SuppressWarnings("unchecked")
-  private static Funnel<Object> loadFunnel(String cacheName, String className, @Nullable ClassLoader classLoader) {
-    String name = propertyName(cacheName, GuardSettings.FUNNEL);
+  private static Funnel<Object> loadFunnel(Setting setting, @Nullable ClassLoader classLoader) {
+    String name = setting.name();
+    String className = setting.value().trim();
     try {
       Class<?> type = Class.forName(className, true, classLoader);
       if (!Funnel.class.isAssignableFrom(type)) {

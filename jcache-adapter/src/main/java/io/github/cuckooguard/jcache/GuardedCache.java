@@ -695,9 +695,8 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    * Guards an existing cache: registers the guard's listener, then reads the cache's keys in the
    * background while the guard answers in pass-through mode.
    */
-  static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CuckooGuard.Builder<K> guardBuilder,
+  static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CacheTracker<K> tracker,
       @Nullable GuardedCacheManager manager) {
-    CacheTracker<K> tracker = new CacheTracker<>(guardBuilder);
     CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
     cache.registerCacheEntryListener(listener);
     tracker.attach(cache);
@@ -783,7 +782,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
       if (executor != null) {
         guard.executor(executor);
       }
-      return wrapExisting(cache, guard, null);
+      return wrapExisting(cache, new CacheTracker<>(guard), null);
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.github.cuckooguard.jcache;
 
-import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.jcache.internal.CacheTracker;
 import io.github.cuckooguard.jcache.internal.CreationConfiguration;
 import io.github.cuckooguard.jcache.internal.GuardListener;
@@ -74,7 +73,7 @@ public final class GuardedCacheManager implements CacheManager {
   private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
     CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
     if (createsLocalCaches) {
-      CacheTracker<K> tracker = new CacheTracker<>(settings.guardBuilder(name));
+      CacheTracker<K> tracker = settings.newTracker(name);
       CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {
@@ -84,7 +83,7 @@ public final class GuardedCacheManager implements CacheManager {
       }
     }
     Cache<K, V> cache = delegate.createCache(name, configuration);
-    return GuardedCache.wrapExisting(cache, settings.guardBuilder(name), this);
+    return GuardedCache.wrapExisting(cache, settings.newTracker(name), this);
   }
 
   /**
@@ -120,8 +119,8 @@ public final class GuardedCacheManager implements CacheManager {
       if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
         return existing;
       }
-      CuckooGuard.Builder<K> guard = CacheSettings.resolve(name, properties, getClassLoader()).guardBuilder(name);
-      return GuardedCache.wrapExisting(cache, guard, this);
+      CacheTracker<K> tracker = CacheSettings.resolve(name, properties, getClassLoader()).newTracker(name);
+      return GuardedCache.wrapExisting(cache, tracker, this);
     });
   }
 

@@ -1,0 +1,176 @@
+package io.github.cuckooguard.jcache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.dynatrace.hash4j.hashing.HashSink;
+import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
+import io.github.cuckooguard.Funnel;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.cache.Cache;
+import javax.cache.CacheException;
+import javax.cache.CacheManager;
+import javax.cache.Caching;
+import javax.cache.configuration.MutableConfiguration;
+import javax.cache.spi.CachingProvider;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** How the wrapping provider finds its delegate, hands out managers and reads guard settings. */
+class ProviderTest {
+
+  private static final String CAFFEINE = CaffeineCachingProvider.class.getName();
+
+  private GuardedCachingProvider provider;
+
+  @AfterEach
+  void tearDown() {
+    System.clearProperty(GuardSettings.DELEGATE);
+    System.clearProperty("cuckooguard.fpp");
+    if (provider != null) {
+      provider.close();
+    }
+  }
+
+  private static MutableConfiguration<Long, String> config() {
+    return new MutableConfiguration<Long, String>().setTypes(Long.class, String.class);
+  }
+
+  @Test
+  void withSeveralRegisteredProvidersTheDelegateMustBeNamed() {
+    // this class path registers Caffeine's, Ehcache's and Hazelcast's providers
+    assertThatThrownBy(GuardedCachingProvider::new)
+        .isInstanceOf(CacheException.class)
+        .hasMessageContaining(GuardSettings.DELEGATE)
+        .hasMessageContaining(CAFFEINE)
+        .hasMessageContaining("org.ehcache.jsr107.EhcacheCachingProvider");
+  }
+
+  @Test
+  void theSystemPropertyNamesTheDelegateAndCachingSelectsTheWrapperByClassName() throws Exception {
+    System.setProperty(GuardSettings.DELEGATE, CAFFEINE);
+    try (URLClassLoader loader = new URLClassLoader(new URL[0], getClass().getClassLoader())) {
+      CachingProvider selected = Caching.getCachingProvider(GuardedCachingProvider.class.getName(), loader);
+
+      assertThat(selected).isInstanceOf(GuardedCachingProvider.class);
+      assertThat(((GuardedCachingProvider) selected).delegate()).isInstanceOf(CaffeineCachingProvider.class);
+      CacheManager manager = selected.getCacheManager(selected.getDefaultURI(), loader);
+      assertThat(manager.createCache("selected", config())).isInstanceOf(GuardedCache.class);
+      selected.close();
+    }
+  }
+
+  @Test
+  void aDelegateThatCannotBeUsedIsReportedWithWhatToSet() {
+    System.setProperty(GuardSettings.DELEGATE, GuardedCachingProvider.class.getName());
+    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+        .hasMessageContaining("names the guarded provider itself");
+    System.setProperty(GuardSettings.DELEGATE, String.class.getName());
+    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+        .hasMessageContaining("is not a javax.cache.spi.CachingProvider");
+    System.setProperty(GuardSettings.DELEGATE, "com.example.NoSuchProvider");
+    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+        .hasMessageContaining("com.example.NoSuchProvider");
+    assertThatThrownBy(() -> new GuardedCachingProvider(new GuardedCachingProvider(new CaffeineCachingProvider())))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void oneManagerPerUriAndClassLoaderUntilClosed() throws Exception {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    URI uri = provider.getDefaultURI();
+    ClassLoader loader = provider.getDefaultClassLoader();
+    GuardedCacheManager manager = provider.getCacheManager();
+
+    assertThat(provider.getCacheManager(uri, loader)).isSameAs(manager);
+    assertThat(provider.getCacheManager(null, null, null)).isSameAs(manager);
+    assertThat(manager.getCachingProvider()).isSameAs(provider);
+    assertThat(manager.getURI()).isEqualTo(uri);
+    try (URLClassLoader other = new URLClassLoader(new URL[0], loader)) {
+      GuardedCacheManager otherManager = provider.getCacheManager(uri, other);
+      assertThat(otherManager).isNotSameAs(manager);
+      provider.close(uri, other);
+      assertThat(otherManager.isClosed()).isTrue();
+      assertThat(manager.isClosed()).isFalse();
+    }
+    manager.close();
+    assertThat(provider.getCacheManager()).isNotSameAs(manager);
+  }
+
+  @Test
+  void guardSettingsComeFromManagerPropertiesPerCacheThenForAllThenSystemProperties() {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    Properties properties = new Properties();
+    properties.setProperty("cuckooguard.cache.big.expected-entries", "200000");
+    properties.setProperty("cuckooguard.expected-entries", "1000");
+    System.setProperty("cuckooguard.fpp", "0.001");
+    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+        properties);
+
+    long big = ((GuardedCache<?, ?>) manager.createCache("big", config())).stats().sizeInBytes();
+    long small = ((GuardedCache<?, ?>) manager.createCache("small", config())).stats().sizeInBytes();
+    System.clearProperty("cuckooguard.fpp");
+    long coarse = ((GuardedCache<?, ?>) manager.createCache("coarse", config())).stats().sizeInBytes();
+
+    assertThat(big).as("200,000 entries vs 1,000").isGreaterThan(100 * small);
+    assertThat(small).as("fpp 0.001 vs the default 0.01").isGreaterThan(coarse);
+  }
+
+  @Test
+  void aBadSettingNamesThePropertyTheValueAndTheRange() {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    Properties properties = new Properties();
+    properties.setProperty("cuckooguard.cache.c.fpp", "1.5");
+    properties.setProperty("cuckooguard.expected-entries", "lots");
+    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+        properties);
+
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cuckooguard.expected-entries (cache manager property) (lots)");
+    properties.setProperty("cuckooguard.expected-entries", "5000");
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cuckooguard.cache.c.fpp (cache manager property) (1.5) must be in (0, 1)");
+    properties.setProperty("cuckooguard.cache.c.fpp", "0.00001");
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("The guard of cache 'c' cannot be built with expected-entries=5000 and fpp=1.0E-5");
+    properties.setProperty("cuckooguard.cache.c.fpp", "0.01");
+    properties.setProperty("cuckooguard.funnel", "com.example.NoSuchFunnel");
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("com.example.NoSuchFunnel");
+    assertThat(manager.getCache("c")).as("nothing was created").isNull();
+  }
+
+  @Test
+  void theFunnelPropertyChoosesHowKeysAreHashed() {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    Properties properties = new Properties();
+    properties.setProperty("cuckooguard.cache.funnelled.funnel", CountingFunnel.class.getName());
+    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+        properties);
+    Cache<Long, String> cache = manager.createCache("funnelled", config());
+    int before = CountingFunnel.CALLS.get();
+
+    cache.put(1L, "one");
+    cache.get(2L);
+
+    assertThat(CountingFunnel.CALLS.get() - before).isGreaterThanOrEqualTo(2);
+  }
+
+  /** A funnel that counts its calls. */
+  public static final class CountingFunnel implements Funnel<Object> {
+    static final AtomicInteger CALLS = new AtomicInteger();
+
+    @Override
+    public void funnel(Object key, HashSink sink) {
+      CALLS.incrementAndGet();
+      sink.putInt(key.hashCode());
+    }
+  }
+}
