@@ -54,16 +54,38 @@ final class Adapters {
         // FastFilter's own bulk construction (its cuckoo filters retry with a new seed if full).
         Hash.setSeed(Keys.SEED);
         return new FastFilter(construct(impl, keys), null, impl);
-      default:
-        FilterAdapter filter = empty(impl, keys.length);
-        for (int i = 0; i < keys.length; i++) {
-          if (!filter.add(keys[i])) {
-            throw new IllegalStateException(impl + " refused key #" + i + " of " + keys.length
-                + ": full below the capacity it was sized for");
+      case CF4J_8:
+      case CF4J_12:
+      case CF4J_16:
+        // Sized for n, CuckooFilter4J can run at up to 95.5 % of its power-of-two table (95.4 % at
+        // n = 10^6) and then refuses a key in some builds; each build draws a new random salt, so
+        // retry as FastFilter's construct does, and say so in the notes.
+        for (int attempt = 1; ; attempt++) {
+          try {
+            Cf4j filter = (Cf4j) fill(empty(impl, keys.length), keys, impl);
+            filter.builds = attempt;
+            return filter;
+          } catch (IllegalStateException e) {
+            if (attempt == CF4J_BUILD_ATTEMPTS) {
+              throw e;
+            }
           }
         }
-        return filter;
+      default:
+        return fill(empty(impl, keys.length), keys, impl);
     }
+  }
+
+  private static final int CF4J_BUILD_ATTEMPTS = 10;
+
+  private static FilterAdapter fill(FilterAdapter filter, long[] keys, Impl impl) {
+    for (int i = 0; i < keys.length; i++) {
+      if (!filter.add(keys[i])) {
+        throw new IllegalStateException(impl + " refused key #" + i + " of " + keys.length
+            + ": full below the capacity it was sized for");
+      }
+    }
+    return filter;
   }
 
   private static Filter construct(Impl impl, long[] keys) {
@@ -251,6 +273,7 @@ final class Adapters {
   /** CuckooFilter4J's {@link CuckooFilter} of boxed longs. */
   static final class Cf4j implements FilterAdapter {
     final CuckooFilter<Long> filter;
+    int builds = 1;
 
     Cf4j(CuckooFilter<Long> filter) {
       this.filter = filter;
@@ -274,6 +297,11 @@ final class Adapters {
     @Override
     public long bitsAllocated() {
       return filter.getStorageSize();
+    }
+
+    @Override
+    public String notes() {
+      return builds == 1 ? "" : "built " + builds + " times: earlier builds refused a key";
     }
   }
 }

@@ -28,10 +28,10 @@ import java.util.TreeSet;
  */
 public final class SpaceChart {
 
-  private static final int WIDTH = 760;
+  private static final int WIDTH = 800;
   private static final int HEIGHT = 500;
   private static final int LEFT = 70;
-  private static final int RIGHT = 150;
+  private static final int RIGHT = 190;
   private static final int TOP = 40;
   private static final int BOTTOM = 60;
   private static final Map<Impl.Library, String> COLORS = new EnumMap<>(Map.of(
