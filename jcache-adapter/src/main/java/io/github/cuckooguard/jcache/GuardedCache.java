@@ -80,9 +80,11 @@ import org.jspecify.annotations.Nullable;
  *       writes; Caffeine's {@code loadAll}): if no Created event for the key arrived during the
  *       call and the guard does not know the key, the cache is asked and a present key is entered
  *       directly (its late event then leaks a fingerprint). So a key written through this object
- *       is not reported absent. A key written by another process (a Hazelcast member) is known
- *       once its event reached this process's listener; for a synchronous listener the writer's
- *       call returns only after that.
+ *       is not reported absent. A key written by another process (another Hazelcast member) is
+ *       known once its event reached this process's listener, which may be after the writer's call
+ *       returned: Hazelcast's synchronous listeners hold back only the writes made through the
+ *       member they were registered on. Lost events (a member leaving, an overloaded event queue)
+ *       call for {@link #markStale}.
  *   <li><b>Entries that go</b> (removal, expiry, eviction) do <em>not</em> remove fingerprints:
  *       no provider delivers an event that makes that safe (Caffeine's JCache can run a Removed
  *       listener while the entry is still readable, Ehcache can deliver a Created event after the
