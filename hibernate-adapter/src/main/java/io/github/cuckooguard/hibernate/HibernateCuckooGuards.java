@@ -10,14 +10,16 @@ import org.hibernate.SessionFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The guards of one session factory: statistics, warm-up, and the switch for writes made
- * behind Hibernate's back.
+ * The guards of one session factory: statistics, warm-up, the switch for writes made behind
+ * Hibernate's back, and the guard's answer for callers that want to skip more than the SQL of a
+ * find (a framework that would otherwise open a transaction first).
  *
  * <pre>{@code
  * HibernateCuckooGuards guards = HibernateCuckooGuards.of(sessionFactory);
  * guards.awaitWarmUp(Duration.ofSeconds(30));
  * EntityGuardStats stats = guards.stats(User.class);
  * guards.markStale(User.class);   // after a batch job wrote the users table over JDBC
+ * if (!guards.mightContain(User.class, id)) { … }   // definitely no such user, without SQL
  * }</pre>
  *
  * <p>Obtaining an instance is cheap; it holds no state of its own. Thread safety: every method may
@@ -48,6 +50,93 @@ public final class HibernateCuckooGuards {
   /** The root entity names of the guarded hierarchies. */
   public Set<String> guardedEntities() {
     return registry.guardedEntityNames();
+  }
+
+  /**
+   * Whether {@code entity} is guarded in this factory: it, or another class of its inheritance
+   * hierarchy, is annotated with {@link GuardedEntity} or listed in {@link
+   * CuckooGuardSettings#ENTITIES}.
+   *
+   * @param entity any class; false for one that is not a mapped entity
+   * @throws NullPointerException if {@code entity} is null
+   */
+  public boolean isGuarded(Class<?> entity) {
+    Objects.requireNonNull(entity, "entity");
+    return registry.entity(entity.getName()) != null;
+  }
+
+  /**
+   * Whether a row of {@code entity} with id {@code id} might exist, asked outside any session,
+   * for the tenant a session opened now would carry (none without multi-tenancy; otherwise the
+   * tenant the factory's {@code CurrentTenantIdentifierResolver} names). See {@link
+   * #mightContain(Class, Object, Object)} for what the answer means.
+   *
+   * @param entity a guarded entity class or any class of its hierarchy
+   * @param id the id, as it would be passed to {@code Session.find}
+   * @throws NullPointerException if {@code entity} or {@code id} is null
+   * @throws IllegalArgumentException if {@code entity} is not guarded
+   * @throws IllegalStateException if the factory is multi-tenant and its resolver names no
+   *     tenant (or there is none): pass the tenant to {@link #mightContain(Class, Object,
+   *     Object)}
+   */
+  public boolean mightContain(Class<?> entity, Object id) {
+    Objects.requireNonNull(entity, "entity");
+    Objects.requireNonNull(id, "id");
+    EntityGuards guards = registry.entity(entity);
+    Object tenantId = registry.currentTenant(
+        "call mightContain(" + entity.getSimpleName() + ".class, tenantId, id)");
+    return mightContain(guards, tenantId, id);
+  }
+
+  /**
+   * Whether a row of {@code entity} with id {@code id} might exist for one tenant, asked outside
+   * any session: the question {@code Session.find} puts to the guard before its SQL, for callers
+   * that want to skip more than the SQL (a transaction, a connection, a remote call).
+   *
+   * <p>{@code false} means definitely absent: no committed row has this id, and no transaction
+   * that is still open has flushed an insert of it through this factory (such an insert enters
+   * the guard when it is flushed, a delete leaves it when its transaction commits). The answer
+   * knows nothing of persistence contexts: an entity persisted in an open session and not yet
+   * flushed is unknown to it, although {@code find} in that session returns it. Inside a session
+   * with pending changes, call {@code Session.find}, which consults the session first.
+   *
+   * <p>{@code true} means the row might exist; it is also the answer whenever the guard cannot
+   * tell: while it warms up or rebuilds after writes it could not follow, for an id that is not an
+   * instance of the entity's id type, for a composite id that contains an association (its key
+   * can only be computed inside a session), and for a root tenant of the resolver (whose sessions
+   * see every tenant's rows).
+   *
+   * <p>Each call counts a lookup, and a definite miss when it answers {@code false}, in {@link
+   * EntityGuardStats#guard()}; {@link EntityGuardStats#finds()} and {@link
+   * EntityGuardStats#shortCircuits()} count only loads of a {@code Session}. A tenant not seen
+   * before gets its guard, which starts warming up. Lock-free apart from that first use.
+   *
+   * @param entity a guarded entity class or any class of its hierarchy
+   * @param tenantId the tenant, or null in a factory without multi-tenancy
+   * @param id the id, as it would be passed to {@code Session.find}
+   * @throws NullPointerException if {@code entity} or {@code id} is null
+   * @throws IllegalArgumentException if {@code entity} is not guarded, or {@code tenantId} is
+   *     not null in a factory without multi-tenancy
+   * @throws IllegalStateException if {@code tenantId} is null in a multi-tenant factory
+   */
+  public boolean mightContain(Class<?> entity, @Nullable Object tenantId, Object id) {
+    Objects.requireNonNull(entity, "entity");
+    Objects.requireNonNull(id, "id");
+    EntityGuards guards = registry.entity(entity);
+    if (tenantId == null && registry.multiTenantFactory()) {
+      throw new IllegalStateException("session factory is multi-tenant: pass the tenant to"
+          + " mightContain(" + entity.getSimpleName() + ".class, tenantId, id)");
+    }
+    if (tenantId != null && !registry.multiTenantFactory()) {
+      throw new IllegalArgumentException("session factory is not multi-tenant, but tenant "
+          + tenantId + " was given: pass null, or call mightContain(" + entity.getSimpleName()
+          + ".class, id)");
+    }
+    return mightContain(guards, tenantId, id);
+  }
+
+  private boolean mightContain(EntityGuards guards, @Nullable Object tenantId, Object id) {
+    return (tenantId != null && registry.rootTenant(tenantId)) || guards.mightContain(id, tenantId);
   }
 
   /**

@@ -18,6 +18,9 @@
  * of a {@code Session} (load type GET) without a pessimistic lock, for an id that is neither in
  * the persistence context nor proxied there. References ({@code getReference}), association
  * fetches, multi-id loads, queries and {@code StatelessSession.get} always reach the database.
+ * Code that wants to skip more than the SQL (a framework that would open a transaction first,
+ * as the spring-adapter's {@code @CuckooGuarded(entity = …)} does) asks {@link
+ * io.github.cuckooguard.hibernate.HibernateCuckooGuards#mightContain(Class, Object)} itself.
  *
  * <p><b>Writes the guard follows exactly:</b> entity inserts and deletes of {@code Session} and
  * {@code StatelessSession} inside a transaction. <b>Writes it follows conservatively</b> (reads

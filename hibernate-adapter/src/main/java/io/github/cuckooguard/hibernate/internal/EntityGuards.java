@@ -104,6 +104,19 @@ public final class EntityGuards {
         guard.shortCircuits.sum(), guard.falsePositives.sum(), guard.guard().stats());
   }
 
+  /**
+   * Whether a row with {@code id} might exist for the tenant, asked outside any session: true
+   * for an id of another type than the entity's id (no canonical key for it) and for a composite
+   * id that contains an association (its key needs a session). Creates, and starts warming up,
+   * the guard of a tenant not seen before; it answers true until warmed up.
+   */
+  public boolean mightContain(Object id, @Nullable Object tenantId) {
+    if (!keys.accepts(id) || !keys.keyableWithoutSession()) {
+      return true;
+    }
+    return forTenant(tenantId).guard().mightContain(keys.keyOf(id, null));
+  }
+
   /** Rebuilds every tenant's guard; completes when all have swapped in their new filter. */
   public CompletableFuture<Void> rebuild() {
     return CompletableFuture.allOf(byTenant.values().stream()

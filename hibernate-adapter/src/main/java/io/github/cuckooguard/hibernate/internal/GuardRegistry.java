@@ -141,6 +141,34 @@ public final class GuardRegistry implements SessionFactoryObserver {
         || factory.getDefinedFilterNames().contains(TenantIdBinder.FILTER_NAME);
   }
 
+  /**
+   * The tenant a session opened now would carry: {@code null} without multi-tenancy, otherwise
+   * what the factory's {@code CurrentTenantIdentifierResolver} names.
+   *
+   * @throws IllegalStateException if the factory is multi-tenant and no resolver names a tenant
+   */
+  public @Nullable Object currentTenant(String hint) {
+    if (!multiTenant()) {
+      return null;
+    }
+    Object tenant = factory.resolveTenantIdentifier();
+    if (tenant == null) {
+      throw new IllegalStateException("session factory " + factory.getName() + " is multi-tenant"
+          + " and no CurrentTenantIdentifierResolver (hibernate.tenant_identifier_resolver) names"
+          + " the current tenant: " + hint);
+    }
+    return tenant;
+  }
+
+  /**
+   * Whether {@code tenantId} is a root tenant of the factory's resolver, whose sessions see the
+   * rows of every tenant; no tenant's guard covers them.
+   */
+  public boolean rootTenant(Object tenantId) {
+    var resolver = factory.getCurrentTenantIdentifierResolver();
+    return resolver != null && resolver.isRoot(tenantId);
+  }
+
   private Map<String, EntityGuards> entities() {
     Map<String, EntityGuards> map = byName;
     if (map == null) {

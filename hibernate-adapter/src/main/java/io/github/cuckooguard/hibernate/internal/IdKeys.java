@@ -12,7 +12,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.metamodel.mapping.AttributeMapping;
 import org.hibernate.metamodel.mapping.BasicEntityIdentifierMapping;
+import org.hibernate.metamodel.mapping.CompositeIdentifierMapping;
+import org.hibernate.metamodel.mapping.EmbeddableMappingType;
+import org.hibernate.metamodel.mapping.EmbeddableValuedModelPart;
+import org.hibernate.metamodel.mapping.EntityAssociationMapping;
 import org.hibernate.metamodel.mapping.EntityIdentifierMapping;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +40,7 @@ final class IdKeys implements Funnel<Object> {
 
   private final EntityIdentifierMapping mapping;
   private final boolean basicWithoutConversion;
+  private final boolean containsAssociation;
   private final String funnelId;
 
   IdKeys(EntityIdentifierMapping mapping, String rootEntityName) {
@@ -42,12 +48,36 @@ final class IdKeys implements Funnel<Object> {
     this.basicWithoutConversion =
         mapping instanceof BasicEntityIdentifierMapping basic
             && basic.getJdbcMapping().getValueConverter() == null;
+    this.containsAssociation =
+        mapping instanceof CompositeIdentifierMapping composite
+            && containsAssociation(composite.getPartMappingType());
     this.funnelId = "hibernate-id:" + rootEntityName;
   }
 
   /** Whether {@code id} has the id type of the entity (Hibernate rejects other types anyway). */
   boolean accepts(Object id) {
     return mapping.getJavaType().isInstance(id);
+  }
+
+  /**
+   * Whether {@link #keyOf} can run without a session: false for a composite id that contains an
+   * association ({@code @IdClass} with an {@code @Id @ManyToOne}), whose breakdown may look the
+   * associated entity up in the session.
+   */
+  boolean keyableWithoutSession() {
+    return !containsAssociation;
+  }
+
+  private static boolean containsAssociation(EmbeddableMappingType type) {
+    for (int i = 0; i < type.getNumberOfAttributeMappings(); i++) {
+      AttributeMapping attribute = type.getAttributeMapping(i);
+      if (attribute instanceof EntityAssociationMapping
+          || attribute instanceof EmbeddableValuedModelPart embedded
+              && containsAssociation(embedded.getEmbeddableTypeDescriptor())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
