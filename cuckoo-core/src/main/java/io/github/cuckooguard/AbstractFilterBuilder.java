@@ -20,8 +20,13 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   public static final double DEFAULT_FPP = 0.01;
   /** Slots per bucket unless set. */
   public static final int DEFAULT_BUCKET_SIZE = 4;
-  /** Kick-search budget per insert unless set. */
-  public static final int DEFAULT_MAX_KICKS = 500;
+  /**
+   * Kick-search budget per insert unless set: buckets the breadth-first search may visit. 1000
+   * rather than the customary 500 because a 16 M-key table of 4-slot buckets first failed at
+   * 95.05–95.49 % load with 500 (seeds 1–3), below its 95 % design load, and at 95.8–96.0 % with
+   * 1000; the extra search only runs in nearly full neighbourhoods.
+   */
+  public static final int DEFAULT_MAX_KICKS = 1000;
   /** Growth unless set: 1 appends sub-filters of the first one's size when full. */
   public static final int DEFAULT_EXPANSION = 1;
   /** Largest accepted {@link #expectedInsertions}. */

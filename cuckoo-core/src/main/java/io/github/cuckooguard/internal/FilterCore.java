@@ -65,6 +65,10 @@ public final class FilterCore {
     int l1 = Table.primaryIndex(hash, localBuckets);
     int l2 = Table.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
+    if (ts.length == 1) {
+      // The common case: no data-dependent branch on the answer (first table has one segment).
+      return ts[0].contains(fp, l1, l2);
+    }
     for (int i = ts.length - 1; i >= 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);

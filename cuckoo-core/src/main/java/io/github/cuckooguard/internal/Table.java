@@ -67,6 +67,8 @@ public final class Table {
   private final int windows;
   private final int windowBits;
   private final long windowMask;
+  /** Buckets tile 64-bit words exactly (b·f divides 64): a window is one word read. */
+  private final boolean aligned;
   private final long lows;
   private final long highs;
   private final long[] stamps;
@@ -106,6 +108,7 @@ public final class Table {
     int lanes = b / windows;
     this.windowBits = lanes * f;
     this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
+    this.aligned = windows == 1 && 64 % bucketBits == 0;
     long lo = 0;
     for (int i = 0; i < lanes; i++) {
       lo |= 1L << (i * f);
@@ -187,6 +190,9 @@ public final class Table {
   private long window(long bitPos) {
     int w = (int) (bitPos >>> 6);
     int off = (int) bitPos & 63;
+    if (aligned) {
+      return (data[w] >>> off) & windowMask;
+    }
     return ((data[w] >>> off) | ((data[w + 1] << 1) << (63 - off))) & windowMask;
   }
 
