@@ -7,6 +7,7 @@ import io.github.cuckooguard.jcache.internal.AbsentEntry;
 import io.github.cuckooguard.jcache.internal.CacheTracker;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
+import io.github.cuckooguard.jcache.internal.InFlightWrites;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,8 +21,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
 import javax.cache.configuration.CacheEntryListenerConfiguration;
@@ -123,6 +122,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
 
   private final Cache<K, V> delegate;
   private final CacheTracker<K> tracker;
+  private final InFlightWrites<K> writes;
   private final @Nullable GuardedCacheManager manager;
   private final boolean readThrough;
   private final boolean writeThrough;
@@ -131,6 +131,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   GuardedCache(Cache<K, V> delegate, CacheTracker<K> tracker, @Nullable GuardedCacheManager manager) {
     this.delegate = delegate;
     this.tracker = tracker;
+    this.writes = new InFlightWrites<>(tracker, this::presentAtProvider);
     this.manager = manager;
     CompleteConfiguration<?, ?> config = completeConfiguration(delegate);
     this.readThrough = config == null || config.isReadThrough();
@@ -240,64 +241,6 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     }
   }
 
-  private <T> T write(K key, Supplier<T> call) {
-    return write(key, call, null);
-  }
-
-  /**
-   * Runs {@code call} with {@code key} in flight.
-   *
-   * @param madeVisible tells from the call's result whether it left the key in the cache, which
-   *     spares asking the cache when the guard must check (see {@code CacheTracker.endWrite});
-   *     null to ask the cache
-   */
-  private <T> T write(K key, Supplier<T> call, @Nullable Predicate<? super T> madeVisible) {
-    long token = tracker.beginWrite(key);
-    T result = null;
-    boolean returned = false;
-    try {
-      result = call.get();
-      returned = true;
-      return result;
-    } finally {
-      T outcome = result;
-      Predicate<K> present = returned && madeVisible != null ? k -> madeVisible.test(outcome) : this::presentAtProvider;
-      tracker.endWrite(key, token, present);
-    }
-  }
-
-  private <T> T writeAll(Collection<? extends K> keys, Supplier<T> call) {
-    InFlight begun = new InFlight(keys.size());
-    try {
-      keys.forEach(begun::begin);
-      return call.get();
-    } finally {
-      begun.end();
-    }
-  }
-
-  /** Keys of a multi-key call in flight, with their tokens. */
-  private final class InFlight {
-    private final List<K> keys;
-    private final long[] tokens;
-
-    InFlight(int size) {
-      keys = new ArrayList<>(size);
-      tokens = new long[size];
-    }
-
-    void begin(K key) {
-      tokens[keys.size()] = tracker.beginWrite(key);
-      keys.add(key);
-    }
-
-    void end() {
-      for (int i = 0; i < keys.size(); i++) {
-        tracker.endWrite(keys.get(i), tokens[i], GuardedCache.this::presentAtProvider);
-      }
-    }
-  }
-
   private boolean presentAtProvider(K key) {
     return !delegate.isClosed() && delegate.containsKey(key);
   }
@@ -315,7 +258,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(key, "key");
     if (readThrough) {
-      return write(key, () -> delegate.get(key), Objects::nonNull);
+      return writes.run(key, () -> delegate.get(key), Objects::nonNull);
     }
     boolean guarded = guardAnswersReads();
     if (skip(guarded, key)) {
@@ -334,7 +277,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(keys, "keys");
     requireNoNullKeys(keys);
     if (readThrough) {
-      return writeAll(keys, () -> delegate.getAll(keys));
+      return writes.runAll(keys, () -> delegate.getAll(keys));
     }
     if (!guardAnswersReads()) {
       return delegate.getAll(keys);
@@ -393,8 +336,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(keys, "keys");
     requireNoNullKeys(keys);
-    InFlight inFlight = new InFlight(keys.size());
-    keys.forEach(inFlight::begin);
+    InFlightWrites<K>.Batch inFlight = writes.begin(keys);
     AtomicBoolean ended = new AtomicBoolean();
     Runnable end = () -> {
       if (ended.compareAndSet(false, true)) {
@@ -429,7 +371,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   public void put(K key, V value) {
     requireOpen();
     Objects.requireNonNull(key, "key");
-    write(key, () -> {
+    writes.run(key, () -> {
       delegate.put(key, value);
       return null;
     });
@@ -439,7 +381,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   public @Nullable V getAndPut(K key, V value) {
     requireOpen();
     Objects.requireNonNull(key, "key");
-    return write(key, () -> delegate.getAndPut(key, value));
+    return writes.run(key, () -> delegate.getAndPut(key, value));
   }
 
   @Override
@@ -447,7 +389,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireOpen();
     Objects.requireNonNull(map, "map");
     requireNoNullKeys(map.keySet());
-    writeAll(map.keySet(), () -> {
+    writes.runAll(map.keySet(), () -> {
       delegate.putAll(map);
       return null;
     });
@@ -457,7 +399,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   public boolean putIfAbsent(K key, V value) {
     requireOpen();
     Objects.requireNonNull(key, "key");
-    return write(key, () -> delegate.putIfAbsent(key, value), Boolean::booleanValue);
+    return writes.run(key, () -> delegate.putIfAbsent(key, value), Boolean::booleanValue);
   }
 
   // ---- removals and replacements: never create entries ----
@@ -569,7 +511,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(entryProcessor, "entryProcessor");
     if (!guardAnswersInvoke() || tracker.mightContain(key)) {
-      return write(key, () -> delegate.invoke(key, entryProcessor, arguments));
+      return writes.run(key, () -> delegate.invoke(key, entryProcessor, arguments));
     }
     return invokeAbsent(key, entryProcessor, arguments);
   }
@@ -585,7 +527,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     if (created == null) {
       return outcome.result();
     }
-    return write(key, () -> delegate.putIfAbsent(key, created)
+    return writes.run(key, () -> delegate.putIfAbsent(key, created)
         ? outcome.result()
         : delegate.invoke(key, processor, arguments));
   }
@@ -598,7 +540,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     requireNoNullKeys(keys);
     Objects.requireNonNull(entryProcessor, "entryProcessor");
     if (!guardAnswersInvoke()) {
-      return writeAll(keys, () -> delegate.invokeAll(keys, entryProcessor, arguments));
+      return writes.runAll(keys, () -> delegate.invokeAll(keys, entryProcessor, arguments));
     }
     Set<K> maybe = new LinkedHashSet<>();
     List<K> absent = new ArrayList<>();
@@ -611,7 +553,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     }
     Map<K, EntryProcessorResult<T>> results = new HashMap<>();
     if (!maybe.isEmpty()) {
-      results.putAll(writeAll(maybe, () -> delegate.invokeAll(maybe, entryProcessor, arguments)));
+      results.putAll(writes.runAll(maybe, () -> delegate.invokeAll(maybe, entryProcessor, arguments)));
     }
     for (K key : absent) {
       try {
