@@ -1,7 +1,7 @@
 package io.github.cuckooguard.spring;
 
+import static io.github.cuckooguard.spring.support.StartupFailures.startupFailure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
@@ -22,22 +22,6 @@ import org.springframework.transaction.annotation.Transactional;
  * the guard) and says what to do. No database is needed: the checks run before any call.
  */
 class StartupFailureTest {
-
-  /** The message of the innermost IllegalStateException of a failed start. */
-  private static String startupFailure(Class<?> configuration) {
-    Throwable[] found = new Throwable[2];
-    assertThatThrownBy(() -> new AnnotationConfigApplicationContext(configuration).close())
-        .satisfies(ex -> {
-          found[1] = ex;
-          for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof IllegalStateException) {
-              found[0] = t;
-            }
-          }
-        });
-    assertThat(found[0]).as("an IllegalStateException in the cause chain of %s", found[1]).isNotNull();
-    return found[0].getMessage();
-  }
 
   @Configuration(proxyBeanMethods = false)
   @EnableCuckooGuard

@@ -3,6 +3,7 @@ package io.github.cuckooguard.spring.jpa;
 import io.github.cuckooguard.spring.EnableCuckooGuard;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
+import io.github.cuckooguard.spring.support.Jpa;
 import io.github.cuckooguard.spring.support.TransactionCounter;
 import jakarta.persistence.EntityManagerFactory;
 import java.util.Map;
@@ -11,11 +12,8 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
-import org.springframework.orm.jpa.JpaTransactionManager;
 import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
-import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -42,14 +40,7 @@ public class JpaConfig {
 
   @Bean
   public LocalContainerEntityManagerFactoryBean entityManagerFactory(DataSource dataSource) {
-    LocalContainerEntityManagerFactoryBean factory = new LocalContainerEntityManagerFactoryBean();
-    factory.setDataSource(dataSource);
-    factory.setPackagesToScan(Account.class.getPackageName());
-    factory.setJpaVendorAdapter(new HibernateJpaVendorAdapter());
-    factory.setJpaPropertyMap(Map.of(
-        "hibernate.hbm2ddl.auto", "none",
-        "hibernate.generate_statistics", "true"));
-    return factory;
+    return Jpa.entityManagerFactory(dataSource, Account.class, Map.of());
   }
 
   @Bean
@@ -59,13 +50,7 @@ public class JpaConfig {
 
   @Bean
   public PlatformTransactionManager transactionManager(EntityManagerFactory emf, TransactionCounter counter) {
-    return new JpaTransactionManager(emf) {
-      @Override
-      protected void doBegin(Object transaction, TransactionDefinition definition) {
-        counter.begun();
-        super.doBegin(transaction, definition);
-      }
-    };
+    return Jpa.countingTransactionManager(emf, counter);
   }
 
   @Bean
