@@ -8,7 +8,8 @@ import java.lang.annotation.Target;
 import org.springframework.core.annotation.AliasFor;
 
 /**
- * Declares the guard that the annotated methods of a repository use, and makes it a bean: with
+ * Declares the guard that the annotated methods of a repository use, and makes it a bean (or,
+ * with {@link #entity()}, names the hibernate-adapter's guard of a JPA entity): with
  * {@link EnableCuckooGuard}, every name declared here becomes a singleton
  * {@link io.github.cuckooguard.CuckooGuard CuckooGuard&lt;Object&gt;} bean of that name, which can
  * be injected ({@code @Qualifier("users") CuckooGuard<Object> users}) and asked for
@@ -35,6 +36,14 @@ import org.springframework.core.annotation.AliasFor;
  * ends. Only a store that is known to be empty at every start may do without a source
  * ({@link #startsEmpty()}); otherwise the context fails to start.
  *
+ * <p><b>JPA entities.</b> For a repository of a Hibernate entity guarded by cuckoo-guard's
+ * hibernate-adapter ({@code @GuardedEntity}), name the entity instead of a guard:
+ * {@code @CuckooGuarded(entity = User.class)}. The repository's {@link GuardedFind} methods then
+ * ask that entity guard, which follows inserts and committed deletes at Hibernate's event level,
+ * so the repository needs no {@link GuardedAdd}, {@link GuardedRemove} or key source, and
+ * Spring Data's {@code save} (an upsert) and {@code deleteById} (silent on a missing id) are
+ * followed exactly. See {@link #entity()}.
+ *
  * <p><b>Keys.</b> A guard declared here accepts {@link Long}, {@link Integer}, {@link Short},
  * {@link Byte} (one key space: {@code 7} and {@code 7L} are the same key), {@link CharSequence},
  * {@link java.util.UUID}, {@code byte[]} and enum keys. Declare your own guard bean for other key
@@ -52,7 +61,7 @@ public @interface CuckooGuarded {
   @AliasFor("name")
   String value() default "";
 
-  /** The name of the guard, which is also its bean name. Required. */
+  /** The name of the guard, which is also its bean name. Required, unless {@link #entity()} is set. */
   @AliasFor("value")
   String name() default "";
 
@@ -82,4 +91,37 @@ public @interface CuckooGuarded {
    * call without a warm-up scan. Leave it {@code false} for a persistent store.
    */
   boolean startsEmpty() default false;
+
+  /**
+   * A JPA entity guarded by cuckoo-guard's hibernate-adapter, whose guard the repository's
+   * {@link GuardedFind} methods (those that name no other guard) then use; {@code void.class},
+   * the default, means none. The key of such a finder must be the entity's id.
+   *
+   * <ul>
+   *   <li>The guard is the one hibernate-adapter keeps for the entity's hierarchy in the {@code
+   *       EntityManagerFactory} (or Hibernate {@code SessionFactory}) bean that maps the entity,
+   *       sized by {@code @GuardedEntity} and the {@code hibernate.cuckoo.*} settings, warmed up
+   *       and rebuilt by Hibernate's own id scan. No guard bean is created, and {@link #name()},
+   *       {@link #expectedInsertions()}, {@link #fpp()}, {@link #keySource()}, {@link
+   *       #startsEmpty()} and {@link GuardKeySource} must be left unset.
+   *   <li>Writes are followed by Hibernate, so {@link GuardedAdd} and {@link GuardedRemove} that
+   *       name no guard of their own fail the start of the context: they would count each write
+   *       twice.
+   *   <li>A definite miss returns the finder's "nothing found" value without calling it: no
+   *       transaction, no connection, no SQL, also for derived finders by id that Hibernate could
+   *       not short-circuit. When an {@code EntityManager} of that factory is bound to the thread
+   *       (inside a transaction, or with open-EntityManager-in-view) the finder always runs,
+   *       since its persistence context may hold entities not flushed yet; {@code findById} is
+   *       then still answered without SQL by Hibernate, which consults that context first.
+   *   <li>In a multi-tenant factory the guard of the tenant that the factory's {@code
+   *       CurrentTenantIdentifierResolver} names is asked, the tenant the finder's own session
+   *       would get.
+   * </ul>
+   *
+   * <p>The context fails to start, with a message saying what to do, if hibernate-adapter is not
+   * on the class path, if no single {@code EntityManagerFactory} bean maps the entity, or if the
+   * entity is not guarded there ({@code hibernate.cuckoo.enabled} is false, or the entity is
+   * neither annotated with {@code @GuardedEntity} nor listed in {@code hibernate.cuckoo.entities}).
+   */
+  Class<?> entity() default void.class;
 }

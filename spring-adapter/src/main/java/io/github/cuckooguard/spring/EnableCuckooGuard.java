@@ -26,7 +26,8 @@ import org.springframework.core.Ordered;
  * the annotated methods of class-based beans and of Spring Data interface repositories, its
  * interceptor, one {@link io.github.cuckooguard.CuckooGuard} bean per name declared with
  * {@link CuckooGuarded}, and the warm-up that fills each guard from its key source once the
- * context is refreshed.
+ * context is refreshed. For {@code @CuckooGuarded(entity = …)} it registers, instead of a guard,
+ * the lookup of hibernate-adapter's entity guards, checked once the singletons exist.
  *
  * <p><b>Order.</b> The advisor must run <em>before</em> the transaction interceptor, so that a
  * definite miss opens no transaction and takes no connection. Its {@link #order()} defaults to

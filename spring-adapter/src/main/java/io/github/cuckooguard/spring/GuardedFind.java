@@ -32,7 +32,9 @@ import java.lang.annotation.Target;
  * <p>When the guard answers "might contain", the method runs as usual; if it then returns the
  * value above, the guard records a false positive
  * ({@link io.github.cuckooguard.CuckooGuard#reportFalsePositive}), which feeds the guard's
- * observed false-positive rate.
+ * observed false-positive rate. With {@link CuckooGuarded#entity()} the guard is
+ * hibernate-adapter's, which records the false positives of the finds that reach
+ * {@code Session.find} itself; the key must then be the entity's id.
  *
  * <p>The key is the value of {@link #key()}, else of the {@link GuardKey} parameter, else of the
  * only parameter. A key that evaluates to {@code null} or fails to evaluate at run time is not

@@ -15,6 +15,12 @@
  *   @GuardedAdd(key = "#user.id") boolean insert(User user) { … }   // true = key created
  *   @GuardedRemove(key = "#id") boolean deleteById(long id) { … }   // true = key removed
  * }
+ *
+ * @CuckooGuarded(entity = User.class)   // a JPA entity guarded by hibernate-adapter
+ * interface UserJpaRepository extends JpaRepository<User, Long> {
+ *   @Override @GuardedFind Optional<User> findById(Long id);   // no transaction on a definite miss
+ *   @GuardedFind Optional<User> findOneById(Long id);           // derived finders by id too
+ * }                                                             // save, deleteById: Hibernate follows them
  * }</pre>
  *
  * <p>What the guard tracks is the set of keys for which the source of truth (a table, a store)
@@ -31,6 +37,11 @@
  *   <li>until the warm-up scan of the guard's key source ends, and whenever the guard is in doubt,
  *       finders are not short-circuited.
  * </ul>
+ *
+ * <p>A repository declared with {@link io.github.cuckooguard.spring.CuckooGuarded#entity()} uses
+ * no guard of its own: its finders ask the guard that cuckoo-guard's hibernate-adapter keeps for
+ * the entity, which applies these rules at Hibernate's event level. hibernate-adapter is an
+ * optional dependency, needed only then.
  *
  * <p>Everything in this package is public API; {@code io.github.cuckooguard.spring.internal} is
  * not.

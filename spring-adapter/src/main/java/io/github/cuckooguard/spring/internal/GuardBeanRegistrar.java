@@ -3,7 +3,9 @@ package io.github.cuckooguard.spring.internal;
 import io.github.cuckooguard.spring.CuckooGuarded;
 import io.github.cuckooguard.spring.GuardKeySource;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -11,12 +13,14 @@ import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -33,11 +37,17 @@ import org.springframework.util.StringUtils;
  * factory bean's target type).
  *
  * <p>A name that already is a bean (a guard you built, a hibernate-adapter guard) is left alone;
- * then the annotations may only name it. Configuration errors (conflicting declarations, no key
- * source) fail the start of the context here.
+ * then the annotations may only name it. A {@code @CuckooGuarded(entity = …)} declares no guard
+ * bean: it registers the {@link EntityGuardLookup} of hibernate-adapter's entity guards (once,
+ * for every such declaration), after checking that hibernate-adapter is on the class path.
+ * Configuration errors (conflicting declarations, no key source) fail the start of the context
+ * here.
  */
 public final class GuardBeanRegistrar
     implements BeanDefinitionRegistryPostProcessor, BeanClassLoaderAware, BeanFactoryAware {
+
+  private static final String HIBERNATE_ADAPTER_CLASS = "io.github.cuckooguard.hibernate.HibernateCuckooGuards";
+  private static final String HIBERNATE_CLASS = "org.hibernate.SessionFactory";
 
   private @Nullable ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
   private @Nullable BeanFactory beanFactory;
@@ -55,6 +65,7 @@ public final class GuardBeanRegistrar
   @Override
   public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) {
     Map<String, GuardDeclaration> guards = new LinkedHashMap<>();
+    Map<Class<?>, String> entities = new LinkedHashMap<>();
     for (String beanName : registry.getBeanDefinitionNames()) {
       BeanDefinition definition = registry.getBeanDefinition(beanName);
       if (definition.getRole() == BeanDefinition.ROLE_INFRASTRUCTURE) {
@@ -62,8 +73,11 @@ public final class GuardBeanRegistrar
       }
       Class<?> type = beanType(definition);
       if (type != null) {
-        collect(beanName, type, guards);
+        collect(beanName, type, guards, entities);
       }
+    }
+    if (!entities.isEmpty()) {
+      registerEntityGuards(registry, entities);
     }
     for (GuardDeclaration guard : guards.values()) {
       if (isBean(registry, guard.name())) {
@@ -94,9 +108,13 @@ public final class GuardBeanRegistrar
         || registry instanceof SingletonBeanRegistry singletons && singletons.containsSingleton(name);
   }
 
-  private static void collect(String beanName, Class<?> type, Map<String, GuardDeclaration> guards) {
+  private static void collect(
+      String beanName, Class<?> type, Map<String, GuardDeclaration> guards, Map<Class<?>, String> entities) {
     CuckooGuarded declared = AnnotatedElementUtils.findMergedAnnotation(type, CuckooGuarded.class);
-    if (declared != null) {
+    if (declared != null && declared.entity() != void.class) {
+      checkEntityDeclaration(declared, type);
+      entities.merge(declared.entity(), type.getName(), (a, b) -> a.equals(b) ? a : a + ", " + b);
+    } else if (declared != null) {
       if (!StringUtils.hasText(declared.name())) {
         throw new IllegalStateException("@CuckooGuarded on " + type.getName() + " has no name; "
             + "write @CuckooGuarded(name = \"…\") (the name of the guard bean).");
@@ -109,6 +127,12 @@ public final class GuardBeanRegistrar
       GuardKeySource scan = AnnotatedElementUtils.findMergedAnnotation(method, GuardKeySource.class);
       String name = scan != null && StringUtils.hasText(scan.guard()) ? scan.guard()
           : declared != null ? declared.name() : "";
+      if (name.isEmpty() && declared != null && declared.entity() != void.class) {
+        throw new IllegalStateException("@GuardKeySource on " + Describe.method(method) + ": the "
+            + "repository uses hibernate-adapter's guard of " + declared.entity().getName()
+            + " (@CuckooGuarded(entity = …)), which scans the entity's ids itself. Remove "
+            + "@GuardKeySource, or name a guard of its own with @GuardKeySource(guard = \"…\").");
+      }
       if (name.isEmpty()) {
         throw new IllegalStateException("@GuardKeySource on " + Describe.method(method) + " names no "
             + "guard; put @CuckooGuarded(name = \"…\") on the class or write @GuardKeySource(guard = \"…\").");
@@ -121,6 +145,61 @@ public final class GuardBeanRegistrar
       }
       guard.keyScanMethod(KeyScan.OfMethod.of(beanName, method));
     }
+  }
+
+  /**
+   * Checks that a {@code @CuckooGuarded(entity = …)} sets nothing that belongs to a guard of its
+   * own: the entity guard is hibernate-adapter's, configured there.
+   */
+  private static void checkEntityDeclaration(CuckooGuarded declared, Class<?> type) {
+    List<String> set = new ArrayList<>();
+    if (StringUtils.hasText(declared.name())) {
+      set.add("name");
+    }
+    if (declared.expectedInsertions() != CuckooGuarded.UNSET) {
+      set.add("expectedInsertions");
+    }
+    if (declared.fpp() != CuckooGuarded.UNSET) {
+      set.add("fpp");
+    }
+    if (!declared.keySource().isEmpty()) {
+      set.add("keySource");
+    }
+    if (declared.startsEmpty()) {
+      set.add("startsEmpty");
+    }
+    if (!set.isEmpty()) {
+      throw new IllegalStateException("@CuckooGuarded(entity = " + declared.entity().getSimpleName()
+          + ".class) on " + type.getName() + " also sets " + String.join(", ", set) + ". With "
+          + "entity, the finders use hibernate-adapter's guard of that entity, which is sized by "
+          + "@GuardedEntity and the hibernate.cuckoo.* settings and scans the ids itself: remove "
+          + String.join(", ", set) + ", or drop entity to declare a guard of its own.");
+    }
+  }
+
+  /**
+   * Registers the lookup of hibernate-adapter's entity guards.
+   *
+   * @throws IllegalStateException if hibernate-adapter or Hibernate is not on the class path
+   */
+  private void registerEntityGuards(BeanDefinitionRegistry registry, Map<Class<?>, String> entities) {
+    for (String required : new String[] {HIBERNATE_ADAPTER_CLASS, HIBERNATE_CLASS}) {
+      if (!ClassUtils.isPresent(required, classLoader)) {
+        Map.Entry<Class<?>, String> first = entities.entrySet().iterator().next();
+        throw new IllegalStateException("@CuckooGuarded(entity = " + first.getKey().getSimpleName()
+            + ".class) on " + first.getValue() + " delegates its finders to the entity guard of "
+            + "cuckoo-guard's hibernate-adapter, but " + required + " is not on the class path. "
+            + "Add the dependency io.github.cuckooguard:hibernate-adapter (with Hibernate ORM), or "
+            + "give the repository a guard of its own with @CuckooGuarded(name = \"…\") and "
+            + "annotate its adds and removes.");
+      }
+    }
+    ListableBeanFactory factory = (ListableBeanFactory) requireBeanFactory();
+    RootBeanDefinition definition = new RootBeanDefinition(EntityGuardLookup.class);
+    definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
+    definition.setInstanceSupplier(() -> HibernateEntityGuards.create(entities, factory));
+    definition.setDescription("hibernate-adapter entity guards of " + entities.keySet());
+    registry.registerBeanDefinition(EntityGuardLookup.BEAN_NAME, definition);
   }
 
   /** The type of the bean a definition will produce, as far as it is known without creating it. */

@@ -4,6 +4,7 @@ import io.github.cuckooguard.CuckooGuard;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,9 @@ import org.springframework.util.ClassUtils;
  *   <li><b>remove</b>: the method runs; if it reports a removal, {@code keyLeft} after the active
  *       transaction commits, or at once without one.
  * </ul>
+ *
+ * <p>A find of a repository declared with {@code @CuckooGuarded(entity = …)} asks hibernate-adapter's
+ * guard of the entity instead of a guard bean; Hibernate follows that entity's writes.
  *
  * <p>When a find cannot compute its key (the expression fails, the value is null or of an
  * unsupported type) it runs the method: slower, never wrong. An add that cannot compute its key
@@ -49,6 +53,10 @@ public final class GuardInterceptor implements MethodInterceptor {
     if (operation == null) {
       return invocation.proceed();
     }
+    EntityGuardLookup.EntityGuard entity = operation.entity();
+    if (entity != null) {
+      return entityFind(invocation, operation, entity);
+    }
     GuardHandle guard = registry.handle(operation.guardName());
     return switch (operation.kind()) {
       case FIND -> find(invocation, operation, guard);
@@ -73,6 +81,27 @@ public final class GuardInterceptor implements MethodInterceptor {
       operation.requireAbsent().whenAbsent(result, () -> filter.reportFalsePositive(key));
     }
     return result;
+  }
+
+  /**
+   * A find that asks hibernate-adapter's guard of an entity. No false positive is reported here:
+   * Hibernate reports those of the finds that reach {@code Session.find}.
+   */
+  private @Nullable Object entityFind(
+      MethodInvocation invocation, GuardOperation operation, EntityGuardLookup.EntityGuard entity) throws Throwable {
+    Object id = keyOrNull(invocation, operation, operation.guardName(), value -> value);
+    if (id == null) {
+      return invocation.proceed();
+    }
+    boolean mightContain;
+    try {
+      mightContain = entity.mightContain(id);
+    } catch (RuntimeException ex) {
+      LOG.log(Level.WARNING, () -> "@GuardedFind on " + operation.method() + ": the guard of "
+          + entity.describe() + " could not answer (" + ex + "); the call runs unguarded", ex);
+      mightContain = true;
+    }
+    return mightContain ? invocation.proceed() : operation.requireAbsent().value();
   }
 
   private @Nullable Object add(MethodInvocation invocation, GuardOperation operation, GuardHandle guard)
@@ -152,12 +181,17 @@ public final class GuardInterceptor implements MethodInterceptor {
    * with that), or it could not be computed (logged). Never throws.
    */
   private @Nullable Object keyOrNull(MethodInvocation invocation, GuardOperation operation, GuardHandle guard) {
+    return keyOrNull(invocation, operation, "guard '" + guard.name() + "'", guard::toKey);
+  }
+
+  private @Nullable Object keyOrNull(
+      MethodInvocation invocation, GuardOperation operation, String guard, UnaryOperator<Object> toKey) {
     try {
       Object value = operation.key().resolve(invocation, registry.beanResolver());
-      return value == null ? null : guard.toKey(value);
+      return value == null ? null : toKey.apply(value);
     } catch (RuntimeException ex) {
       LOG.log(Level.WARNING, () -> operation.kind().annotation() + " on " + operation.method() + ": "
-          + operation.key().description() + " gave no key for guard '" + guard.name() + "' ("
+          + operation.key().description() + " gave no key for " + guard + " ("
           + ex + "); the call runs unguarded", ex);
       return null;
     }

@@ -7,15 +7,17 @@ import org.jspecify.annotations.Nullable;
  * starts.
  *
  * @param kind find, add or remove
- * @param guardName the bean name of the guard
+ * @param guardName the bean name of the guard; for an entity guard, a description of it
+ * @param entity for a find of a repository declared with {@code @CuckooGuarded(entity = …)}: the
+ *     hibernate-adapter guard it asks instead of a guard bean; otherwise null
  * @param key how to find the key of a call
  * @param absent for a find: the value a definite miss returns; otherwise null
  * @param outcome for an add or a remove: how the method reports what it did; otherwise null
  * @param method the method, for log messages
  */
 record GuardOperation(
-    Kind kind, String guardName, KeyResolver key, @Nullable AbsentValue absent, @Nullable WriteOutcome outcome,
-    String method) {
+    Kind kind, String guardName, EntityGuardLookup.@Nullable EntityGuard entity, KeyResolver key,
+    @Nullable AbsentValue absent, @Nullable WriteOutcome outcome, String method) {
 
   /** The three guarded method roles. */
   enum Kind {

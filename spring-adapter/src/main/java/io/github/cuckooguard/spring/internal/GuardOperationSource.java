@@ -31,7 +31,8 @@ import org.springframework.util.StringUtils;
  * the call came in on (an interface method: the only place a Spring Data repository can carry
  * them), each time through the type hierarchy (so an annotation on an interface method applies to
  * its implementations). The class-level {@link CuckooGuarded} is found on the target class or its
- * interfaces.
+ * interfaces; with {@link CuckooGuarded#entity()} its finders ask hibernate-adapter's guard of that
+ * entity, and adds and removes that name no guard of their own are rejected.
  *
  * <p>Every check that does not need arguments runs here, when the auto-proxy creator asks whether
  * a bean's methods match, so a wrong configuration fails the start of the context with a message
@@ -159,19 +160,50 @@ public final class GuardOperationSource {
     }
     String where = kind.annotation() + " on " + Describe.method(method);
     checkInterceptable(where, method);
-    String guardName = StringUtils.hasText(guard) ? guard : classLevelGuard(where, method, targetClass);
-    registry.checkGuard(guardName, where);
+    String guardName;
+    EntityGuardLookup.EntityGuard entity = null;
+    if (StringUtils.hasText(guard)) {
+      guardName = guard;
+    } else {
+      CuckooGuarded declared = classLevelDeclaration(method, targetClass);
+      if (declared != null && declared.entity() != void.class) {
+        entity = entityGuard(kind, where, declared.entity());
+        guardName = entity.describe();
+      } else {
+        guardName = requireName(where, declared);
+      }
+    }
+    if (entity == null) {
+      registry.checkGuard(guardName, where);
+    }
     KeyResolver keyResolver = KeyResolver.create(kind.annotation(), declarations, key);
     String name = Describe.method(method);
     return switch (kind) {
-      case FIND -> new GuardOperation(kind, guardName, keyResolver, AbsentValue.forFinder(method, targetClass), null, name);
+      case FIND -> new GuardOperation(kind, guardName, entity, keyResolver,
+          AbsentValue.forFinder(method, targetClass), null, name);
       case ADD -> {
         transactions.checkAddPropagation(where, method, targetClass);
-        yield new GuardOperation(kind, guardName, keyResolver, null, WriteOutcome.forAdd(method), name);
+        yield new GuardOperation(kind, guardName, null, keyResolver, null, WriteOutcome.forAdd(method), name);
       }
-      case REMOVE -> new GuardOperation(kind, guardName, keyResolver, null,
+      case REMOVE -> new GuardOperation(kind, guardName, null, keyResolver, null,
           WriteOutcome.forRemove(method, ((GuardedRemove) annotation).throwsIfAbsent()), name);
     };
+  }
+
+  /**
+   * The entity guard a finder of a {@code @CuckooGuarded(entity = …)} repository asks.
+   *
+   * @throws IllegalStateException for an add or a remove, which Hibernate already follows
+   */
+  private EntityGuardLookup.EntityGuard entityGuard(Kind kind, String where, Class<?> entity) {
+    if (kind != Kind.FIND) {
+      throw new IllegalStateException(where + ": the repository is @CuckooGuarded(entity = "
+          + entity.getSimpleName() + ".class), whose guard hibernate-adapter keeps in step with "
+          + "every insert and committed delete of " + entity.getName() + " by itself; this "
+          + "annotation would count the write twice (a second remove can make another id a false "
+          + "negative). Remove it, or name a guard of its own with guard = \"…\".");
+    }
+    return registry.entityGuard(entity, where);
   }
 
   private static void checkInterceptable(String where, Method method) {
@@ -187,12 +219,16 @@ public final class GuardOperationSource {
     }
   }
 
-  private static String classLevelGuard(String where, Method method, @Nullable Class<?> targetClass) {
+  private static @Nullable CuckooGuarded classLevelDeclaration(Method method, @Nullable Class<?> targetClass) {
     CuckooGuarded declared = targetClass == null ? null
         : AnnotatedElementUtils.findMergedAnnotation(targetClass, CuckooGuarded.class);
     if (declared == null) {
       declared = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), CuckooGuarded.class);
     }
+    return declared;
+  }
+
+  private static String requireName(String where, @Nullable CuckooGuarded declared) {
     if (declared == null || !StringUtils.hasText(declared.name())) {
       throw new IllegalStateException(where + ": no guard named. Put @CuckooGuarded(name = \"…\") on "
           + "the class or interface, or name the guard in the annotation (guard = \"…\").");

@@ -52,6 +52,23 @@ public final class GuardRegistry {
     }
   }
 
+  /**
+   * The hibernate-adapter guard of {@code entity}, declared with {@code @CuckooGuarded(entity =
+   * …)}.
+   *
+   * @param where the annotated method, for the message
+   * @throws IllegalStateException naming the method if no such declaration was registered
+   */
+  EntityGuardLookup.EntityGuard entityGuard(Class<?> entity, String where) {
+    if (!beanFactory.containsBean(EntityGuardLookup.BEAN_NAME)) {
+      throw new IllegalStateException(where + ": @CuckooGuarded(entity = " + entity.getSimpleName()
+          + ".class) was not among the bean definitions when the context registered its guards. "
+          + "Register the repository as a bean definition (component scan, @Bean, "
+          + "@EnableJpaRepositories), not as a ready-made object.");
+    }
+    return beanFactory.getBean(EntityGuardLookup.BEAN_NAME, EntityGuardLookup.class).guardOf(entity, where);
+  }
+
   /** The guard named {@code name}, created on first use. */
   GuardHandle handle(String name) {
     GuardHandle handle = handles.get(name);
