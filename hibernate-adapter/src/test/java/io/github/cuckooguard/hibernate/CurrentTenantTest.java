@@ -104,6 +104,20 @@ class CurrentTenantTest {
   }
 
   @Test
+  void rootTenantSessionFindsRowsOtherTenantsInsertLater() throws InterruptedException {
+    // Regression: the load listener consulted the root tenant's own guard, which never sees the
+    // other tenants' inserts, so find() answered null for rows that exist (a false negative).
+    try (Session s = sf.withOptions().tenantIdentifier("root").openSession()) {
+      s.find(TenantNote.class, 998L);
+    }
+    assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+    persist("a", 3);
+    try (Session s = sf.withOptions().tenantIdentifier("root").openSession()) {
+      assertThat(s.find(TenantNote.class, 3L)).as("a's new row, read by the root tenant").isNotNull();
+    }
+  }
+
+  @Test
   void noTenantResolvedIsAnError() {
     assertThatThrownBy(() -> guards.mightContain(TenantNote.class, 1L))
         .isInstanceOf(IllegalStateException.class)

@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  *       row may be relied on for its gap lock);
  *   <li>the entity is guarded, the id has the entity's id type, and the persistence context holds
  *       neither the entity (persisted and not yet flushed, or removed) nor a proxy for it;
- *   <li>the guard of the session's tenant is warmed up and says the id is definitely absent.
+ *   <li>the session's tenant is not a root tenant (which sees every tenant's rows), and its
+ *       guard is warmed up and says the id is definitely absent.
  * </ul>
  * A load that passed the guard and found nothing is reported as a false positive when it asked
  * for the root entity (a subclass load may miss because the row has another subclass).
@@ -88,7 +89,12 @@ final class GuardedLoadListener implements LoadEventListener {
     if (persistenceContext.containsEntity(entityKey) || persistenceContext.getProxy(entityKey) != null) {
       return null;
     }
-    return entity.forTenant(session.getTenantIdentifierValue());
+    Object tenant = session.getTenantIdentifierValue();
+    if (tenant != null && registry.rootTenant(tenant)) {
+      // A root-tenant session reads every tenant's rows; no single tenant's guard covers them.
+      return null;
+    }
+    return entity.forTenant(tenant);
   }
 
   private static String requestedEntityName(LoadEvent event) {
