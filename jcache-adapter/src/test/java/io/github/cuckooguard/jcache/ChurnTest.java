@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Several threads put, replace, remove and invoke on a small key space of a real provider while
  * entries expire and are evicted; the guard uses tiny fingerprints (fpp 0.3, 5 bits) so that keys
- * share fingerprints, and is sized for 512 entries so that the leaks of removed keys make it
+ * share fingerprints, and is sized for 256 entries so that the leaks of removed keys make it
  * rebuild, over and over, while the threads write. The shadow truth is the provider itself:
  * whenever no write that could create a key is in flight, {@code raw.containsKey(k)} implies
  * {@code guarded.mightContain(k)}.
@@ -57,7 +57,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ChurnTest {
 
-  private static final int KEYS = 256;
+  private static final int KEYS = 1024;
   private static final int WRITERS = 3;
   private static final int OPS_PER_WRITER = 8_000;
   private static final long SEED = 20261130L;
@@ -101,7 +101,7 @@ class ChurnTest {
   private static Properties smallGuards() {
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.fpp", "0.3");
-    properties.setProperty("cuckooguard.expected-entries", "512");
+    properties.setProperty("cuckooguard.expected-entries", "256");
     return properties;
   }
 
@@ -117,7 +117,7 @@ class ChurnTest {
 
   private static Setup wrapped(CachingProvider delegate, String name, Configuration<Long, String> config) {
     Cache<Long, String> raw = delegate.getCacheManager().createCache(name, config);
-    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(raw).fpp(0.3).expectedEntries(512).build();
+    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(raw).fpp(0.3).expectedEntries(256).build();
     return new Setup(guarded, raw, delegate::close);
   }
 

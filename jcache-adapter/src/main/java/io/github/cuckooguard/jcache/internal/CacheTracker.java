@@ -1,8 +1,12 @@
 package io.github.cuckooguard.jcache.internal;
 
 import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.GuardStats;
+import io.github.cuckooguard.RebuildListener;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import javax.cache.Cache;
@@ -15,10 +19,20 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * mightContain(k) = pending.contains(k) || guard.mightContain(k)     (pending read first)
  *
- * Created(k)         -> guard.keyEntered(k)
+ * Created(k)         -> guard.keyEntered(k), unless k entered since the last rebuild (see below)
  * Removed/Expired(k) -> not listened to: the fingerprint stays (a leak) until the next rebuild
  * rebuild scan       -> every key the cache iterator returns, then every key with a write in flight
+ *                       or whose write ended while the scan ran
  * </pre>
+ *
+ * <p>Re-entered keys: since no fingerprint is ever removed, a key entered since the last rebuild
+ * keeps its fingerprint in the current filter; entering it again each time it is removed and
+ * created would only pile copies of one fingerprint into one bucket pair until the filter has to
+ * grow (and a rebuild, with a scan of the cache, follows). So the tracker remembers up to
+ * {@value #RECENT_LIMIT} keys entered since the last rebuild (forgetting them all when full) and
+ * skips those. Never while a rebuild runs: the filter being built has to receive the key unless
+ * the scan emits it. A skip just before a rebuild starts is safe: the key is visible to its scan,
+ * or its write ends while the scan runs and the scan emits it.
  *
  * <p>Why removals are never applied: a fingerprint may only be removed after its key is gone,
  * and only once per entry this guard entered. JCache providers give no event that is safe for
@@ -39,15 +53,38 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CacheTracker<K> {
 
+  /** Keys remembered as entered since the last rebuild before the memory is cleared. */
+  static final int RECENT_LIMIT = 4096;
+
   private static final Logger LOGGER = System.getLogger(CacheTracker.class.getName());
 
   private final CuckooGuard<K> guard;
   private final PendingKeys<K> pending = new PendingKeys<>();
+  private final Set<K> recent = ConcurrentHashMap.newKeySet();
+  private volatile boolean rebuilding;
   private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
 
   /** A tracker whose guard is built by {@code builder}, with this tracker's scan as key source. */
   public CacheTracker(CuckooGuard.Builder<K> builder) {
-    this.guard = builder.keySource(this::scan).build();
+    this.guard = builder.keySource(this::scan).addListener(new RebuildListener() {
+      @Override
+      public void onStart(String reason) {
+        rebuilding = true;
+        recent.clear();
+      }
+
+      @Override
+      public void onFinish(GuardStats stats) {
+        recent.clear();
+        rebuilding = false;
+      }
+
+      @Override
+      public void onFailure(Throwable cause) {
+        recent.clear();
+        rebuilding = false;
+      }
+    }).build();
   }
 
   /** The guard; for statistics, rebuild and pass-through only, never for keyEntered/keyLeft. */
@@ -116,7 +153,15 @@ public final class CacheTracker<K> {
 
   /** A Created event for {@code key}: enters it, then tells a call in flight that it ran. */
   void created(K key) {
-    guard.keyEntered(key);
+    if (rebuilding || !recent.contains(key)) {
+      guard.keyEntered(key);
+      if (!rebuilding) {
+        if (recent.size() >= RECENT_LIMIT) {
+          recent.clear();
+        }
+        recent.add(key);
+      }
+    }
     pending.event(key);
   }
 
@@ -131,8 +176,8 @@ public final class CacheTracker<K> {
 
   /**
    * The key source: every key the cache's iterator returns, then every key with a write in flight
-   * (its entry may have become visible after the iterator passed it, with its Created event still
-   * to come). Iterating a JCache counts as an access of each entry (it may extend access-based
+   * or whose write ended during the iteration (its entry may have become visible after the iterator
+   * passed it). Iterating a JCache counts as an access of each entry (it may extend access-based
    * expiry and count hits in statistics), and may expire entries on the way (Ehcache does, and its
    * iterator then returns {@code null} for the entry); the resulting Expired events concern no
    * listener of the guard.
@@ -142,11 +187,17 @@ public final class CacheTracker<K> {
     if (cache == null) {
       throw new IllegalStateException("the cache of guard '" + guard.name() + "' does not exist yet");
     }
-    for (Cache.@Nullable Entry<K, ?> entry : cache) {
-      if (entry != null) {
-        action.accept(entry.getKey());
+    pending.startScan();
+    try {
+      for (Cache.@Nullable Entry<K, ?> entry : cache) {
+        if (entry != null) {
+          action.accept(entry.getKey());
+        }
       }
+    } catch (RuntimeException | Error e) {
+      pending.abortScan();
+      throw e;
     }
-    pending.forEach(action);
+    pending.endScan(action);
   }
 }

@@ -1,9 +1,11 @@
 package io.github.cuckooguard.jcache.internal;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keys with a call in flight that may make them visible in the cache before the guard has heard
@@ -35,6 +37,8 @@ public final class PendingKeys<K> {
   }
 
   private final ConcurrentHashMap<K, Mark> marks = new ConcurrentHashMap<>();
+  /** Keys whose call ended while a rebuild scan ran; null outside scans. */
+  private volatile @Nullable Set<K> endedDuringScan;
 
   /**
    * Counts one more call in flight for {@code key}.
@@ -60,9 +64,37 @@ public final class PendingKeys<K> {
     return mark.events.get() != token;
   }
 
-  /** Counts one call for {@code key} as finished; the key leaves the set with its last call. */
+  /**
+   * Counts one call for {@code key} as finished; the key leaves the set with its last call. During
+   * a scan the key is recorded first, so the scan emits it either way (see {@link #endScan}).
+   */
   public void end(K key) {
+    Set<K> recording = endedDuringScan;
+    if (recording != null) {
+      recording.add(key);
+    }
     marks.computeIfPresent(key, (k, m) -> --m.calls == 0 ? null : m);
+  }
+
+  /** A rebuild scan starts: from now on keys whose calls end are recorded for {@link #endScan}. */
+  public void startScan() {
+    endedDuringScan = ConcurrentHashMap.newKeySet();
+  }
+
+  /**
+   * The scan's iteration is over: passes to {@code action} every key with a call in flight and
+   * every key whose call ended since {@link #startScan}. Such a key may have become visible only
+   * after the iterator passed it (Caffeine's JCache can even run the Created listener before the
+   * creating operation completes). Order matters: marks are read before recording stops, and
+   * {@link #end} records before it removes the mark, so no key slips between the two.
+   */
+  public void endScan(Consumer<? super K> action) {
+    marks.keySet().forEach(action);
+    Set<K> recorded = endedDuringScan;
+    endedDuringScan = null;
+    if (recorded != null) {
+      recorded.forEach(action);
+    }
   }
 
   /** The listener processed a Created or Updated event for {@code key}. */
@@ -78,9 +110,9 @@ public final class PendingKeys<K> {
     return !marks.isEmpty() && marks.containsKey(key);
   }
 
-  /** Passes every key with a call in flight to {@code action}. */
-  public void forEach(Consumer<? super K> action) {
-    marks.keySet().forEach(action);
+  /** The scan failed: stops recording. */
+  public void abortScan() {
+    endedDuringScan = null;
   }
 
   /** Number of distinct keys in flight. */
