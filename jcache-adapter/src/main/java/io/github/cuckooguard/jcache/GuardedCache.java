@@ -90,7 +90,8 @@ import org.jspecify.annotations.Nullable;
  *       write returned, Hazelcast delivers other members' events asynchronously, and after a
  *       rebuild a late event would be an unpaired remove). The fingerprints of keys that left leak:
  *       lookups of those keys go to the provider (false positives), never the reverse. A key that
- *       is removed and created again gets one more fingerprint each time. The guard rebuilds from
+ *       is removed and created again reuses its fingerprint (the guard remembers a few thousand keys
+ *       entered since its last rebuild). The guard rebuilds from
  *       the cache when its filter passes its load threshold, had to grow, or its observed
  *       false-positive rate drifts above the target, which clears the leaks; size the expected
  *       entries for the number of creations between rebuilds you can afford.
