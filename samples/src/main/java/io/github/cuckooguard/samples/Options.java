@@ -53,16 +53,16 @@ public record Options(
 
   /** Each option: its flag, default, accepted range and help line. The one place defaults live. */
   private enum Option {
-    DURATION("--duration", 6, 0.1, 3600, "<s>", "measured seconds of each phase"),
-    WARMUP("--warmup", 2, 0, 600, "<s>", "untimed seconds before the phases"),
+    DURATION("--duration", 6, 0.1, 3600, "<s>", "measured seconds of each variant (with and without guard)"),
+    WARMUP("--warmup", 4, 0, 600, "<s>", "untimed seconds before the phases"),
     THREADS("--threads", 2, 1, 64, "<n>", "request threads"),
     MISS_SHARE("--miss-share", 0.25, 0, 1, "<0..1>", "share of requests for keys that do not exist"),
-    FPP("--fpp", 0.01, 1e-6, 0.25, "<p>", "target false-positive probability of the guards"),
+    FPP("--fpp", 0.01, 1e-6, 0.25, "<p>", "target false-positive probability (the Spring guard's: 0.01, in its annotation)"),
     SEED("--seed", 42, 0, Long.MAX_VALUE, "<n>", "seed of the request streams"),
-    CATALOG("--catalog", 200_000, 100, 20_000_000, "<n>", "cdn: URLs in the catalogue"),
+    CATALOG("--catalog", 20_000, 100, 20_000_000, "<n>", "cdn: URLs in the catalogue"),
     ZIPF("--zipf", 0.9, 0, 3, "<s>", "cdn: Zipf exponent of URL popularity"),
-    MEMORY_TIER("--memory-tier", 2_000, 1, 10_000_000, "<n>", "cdn: items in the edge's memory tier"),
-    PEER_TIER("--peer-tier", 50_000, 10, 20_000_000, "<n>", "cdn: items in the storage node"),
+    MEMORY_TIER("--memory-tier", 500, 1, 10_000_000, "<n>", "cdn: items in the edge's memory tier"),
+    PEER_TIER("--peer-tier", 10_000, 10, 20_000_000, "<n>", "cdn: items in the storage node"),
     TTL("--ttl", 5, 0.01, 86_400, "<s>", "cdn: time to live of cached items"),
     ORIGIN_MS("--origin-ms", 2, 0, 10_000, "<ms>", "cdn: origin latency"),
     ROWS("--rows", 1_000_000, 100, 20_000_000, "<n>", "db: rows loaded before the run"),

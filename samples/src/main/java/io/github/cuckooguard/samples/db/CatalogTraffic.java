@@ -17,6 +17,10 @@ final class CatalogTraffic {
 
   final LongAdder finds = new LongAdder();
   final LongAdder findsOfAbsentIds = new LongAdder();
+  /** Time spent in finds of ids that did not exist, in nanoseconds. */
+  final LongAdder absentFindNanos = new LongAdder();
+  /** Time spent in finds of ids that existed, in nanoseconds. */
+  final LongAdder presentFindNanos = new LongAdder();
   final LongAdder inserts = new LongAdder();
   final LongAdder deletes = new LongAdder();
   /** Writes that found nothing to do (no fresh id left, or no present id in a few tries). */
@@ -68,11 +72,16 @@ final class CatalogTraffic {
 
   private void find(ArticleRepository repository, long id) {
     int before = book.state(id);
+    long start = System.nanoTime();
     Article found = repository.findById(id);
+    long took = System.nanoTime() - start;
     int after = book.state(id);
     finds.increment();
     if (before == IdBook.ABSENT) {
       findsOfAbsentIds.increment();
+      absentFindNanos.add(took);
+    } else if (before == IdBook.PRESENT) {
+      presentFindNanos.add(took);
     }
     if (before == after && before != IdBook.CHANGING) {
       checked.increment();

@@ -51,8 +51,20 @@ public final class DbRepositoryStory {
    * @param checked finds whose answer could be checked (the id did not change meanwhile)
    * @param auditWrong wrong answers among {@value #AUDIT_FINDS} finds checked against the table
    */
-  public record Phase(Workload.Result load, long finds, long findsOfAbsentIds, long inserts, long deletes,
-      long skippedWrites, long statements, long transactions, long checked, long wrongAnswers, long auditWrong) {}
+  public record Phase(Workload.Result load, long finds, long findsOfAbsentIds, long absentFindNanos,
+      long presentFindNanos, long inserts, long deletes, long skippedWrites, long statements, long transactions,
+      long checked, long wrongAnswers, long auditWrong) {
+
+    /** Mean time of a find of an id that did not exist, in microseconds. */
+    double absentFindMicros() {
+      return absentFindNanos / 1e3 / Math.max(1, findsOfAbsentIds);
+    }
+
+    /** Mean time of a find of an id that existed, in microseconds. */
+    double presentFindMicros() {
+      return presentFindNanos / 1e3 / Math.max(1, finds - findsOfAbsentIds);
+    }
+  }
 
   /**
    * Both streams and the guards.
@@ -195,7 +207,8 @@ public final class DbRepositoryStory {
     }
 
     Phase phase(Workload.Result load, long auditWrong) {
-      return new Phase(load, traffic.finds.sum(), traffic.findsOfAbsentIds.sum(), traffic.inserts.sum(),
+      return new Phase(load, traffic.finds.sum(), traffic.findsOfAbsentIds.sum(), traffic.absentFindNanos.sum(),
+          traffic.presentFindNanos.sum(), traffic.inserts.sum(),
           traffic.deletes.sum(), traffic.skipped.sum(), tally.statements(), tally.transactions(), traffic.checked.sum(),
           traffic.wrongAnswers.sum(), auditWrong);
     }
@@ -225,17 +238,21 @@ public final class DbRepositoryStory {
       HibernateCuckooGuards hibernate = HibernateCuckooGuards.of(
           context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class));
       long start = System.nanoTime();
-      long deadline = start + Duration.ofMinutes(2).toNanos();
-      while (!hibernate.awaitWarmUp(Duration.ofSeconds(2)) || spring.isPassThrough()) {
-        if (System.nanoTime() - deadline > 0) {
+      long lastPrint = start;
+      while (!hibernate.awaitWarmUp(Duration.ofMillis(100)) || spring.isPassThrough()) {
+        long now = System.nanoTime();
+        if (now - start > Duration.ofMinutes(2).toNanos()) {
           throw new IllegalStateException("the guards did not finish their warm-up in 2 minutes: " + spring.stats()
               + ", " + hibernate.stats(Article.class));
         }
-        out.printf(Locale.ROOT, "    warming up: both guards scan the ids of the table (%.0f s)%n",
-            (System.nanoTime() - start) / 1e9);
+        if (now - lastPrint >= 2_000_000_000L) {
+          lastPrint = now;
+          out.printf(Locale.ROOT, "    warming up: both guards scan the ids of the table (%.0f s)%n", (now - start) / 1e9);
+        }
+        Thread.sleep(10);
       }
-      out.printf(Locale.ROOT, "    guards ready after %.1f s (scans: Spring's %.1f s, Hibernate's %.1f s)%n",
-          (System.nanoTime() - start) / 1e9, seconds(spring.stats().lastRebuildDuration()),
+      out.printf(Locale.ROOT, "    guards ready: their warm-up scans of the ids took %.1f s (Spring) and %.1f s"
+          + " (Hibernate)%n", seconds(spring.stats().lastRebuildDuration()),
           seconds(hibernate.stats(Article.class).guard().lastRebuildDuration()));
       return new Guards(spring, hibernate);
     }
@@ -257,6 +274,10 @@ public final class DbRepositoryStory {
     return duration.toMillis() / 1e3;
   }
 
+  private static String micros(double micros) {
+    return String.format(Locale.ROOT, "%.1f µs", micros);
+  }
+
   private static double perRequest(Phase phase) {
     return (double) phase.statements / Math.max(1, phase.load.requests());
   }
@@ -270,7 +291,11 @@ public final class DbRepositoryStory {
         .row("requests per second", with.load.perSecond(), without.load.perSecond())
         .row("finds", with.finds, without.finds)
         .row("  of ids that do not exist", with.findsOfAbsentIds, without.findsOfAbsentIds)
-        .row("inserts / deletes", with.inserts + " / " + with.deletes, without.inserts + " / " + without.deletes)
+        .row("find of an absent id, mean", micros(with.absentFindMicros()), micros(without.absentFindMicros()))
+        .row("find of an existing id, mean", micros(with.presentFindMicros()),
+            micros(without.presentFindMicros()))
+        .row("inserts / deletes", Report.format(with.inserts) + " / " + Report.format(with.deletes),
+            Report.format(without.inserts) + " / " + Report.format(without.deletes))
         .row("transactions begun", with.transactions, without.transactions)
         .row("SQL statements", with.statements, without.statements)
         .row("SQL statements per request", perRequest(with), perRequest(without))
