@@ -93,7 +93,8 @@ public final class CdnEdgeStory {
     out.printf(Locale.ROOT, "%nCDN edge: %,d videos (Zipf %.2f) + %s never-seen pages; memory tier %,d items,"
             + " storage node %,d items, TTL %s, origin %s, %d client threads%n",
         options.catalog(), options.zipf(), Report.percent(options.missShare()), options.memoryTier(),
-        options.peerTier(), Report.seconds(options.ttl()), Latencies.millis(options.originLatency()), options.threads());
+        options.peerTier(), Report.seconds(options.ttl()), Latencies.millis(options.originLatency()),
+        options.threads());
     RequestStream stream = new RequestStream(options.catalog(), options.zipf(), options.missShare());
     try (Origin origin = new Origin(options.originLatency()); Edges edges = new Edges(options, origin)) {
       if (!options.warmup().isZero()) {

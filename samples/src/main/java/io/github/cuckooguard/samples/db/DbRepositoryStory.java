@@ -75,7 +75,8 @@ public final class DbRepositoryStory {
    * @param tableMismatches ids where the book and the table disagree at the end (must be 0)
    */
   public record Outcome(Options options, Duration loadTime, Phase guarded, Phase plain, long springShortCircuits,
-      long hibernateShortCircuits, long rowsAtEnd, long tableMismatches, GuardStats springGuard, EntityGuardStats hibernateGuard)
+      long hibernateShortCircuits, long rowsAtEnd, long tableMismatches, GuardStats springGuard,
+      EntityGuardStats hibernateGuard)
       implements StoryOutcome {
     @Override
     public String story() {
@@ -247,7 +248,8 @@ public final class DbRepositoryStory {
         }
         if (now - lastPrint >= 2_000_000_000L) {
           lastPrint = now;
-          out.printf(Locale.ROOT, "    warming up: both guards scan the ids of the table (%.0f s)%n", (now - start) / 1e9);
+          out.printf(Locale.ROOT, "    warming up: both guards scan the ids of the table (%.0f s)%n",
+              (now - start) / 1e9);
         }
         Thread.sleep(10);
       }

@@ -218,8 +218,9 @@ public final class JCacheClusterStory {
   }
 
   /** Gets on B, guarded and plain, while a writer on A adds entries; the writer stops with the gets. */
-  private static Phase[] readWhileAWrites(Options options, Cache<String, String> onA, GuardedCache<String, String> guarded,
-      Cache<String, String> plain, AtomicInteger written, PrintStream out) throws Exception {
+  private static Phase[] readWhileAWrites(Options options, Cache<String, String> onA,
+      GuardedCache<String, String> guarded, Cache<String, String> plain, AtomicInteger written, PrintStream out)
+      throws Exception {
     Thread writer = new Thread(() -> {
       while (!Thread.currentThread().isInterrupted()) {
         String key = key(written.get());
@@ -372,8 +373,8 @@ public final class JCacheClusterStory {
     GuardStats g = o.guard;
     report.note("about %s of absent keys belong to partitions owned by member A: without the guard their get"
         + " crosses the network", Report.percent(o.remoteShare));
-    report.note("member A wrote %,d new entries during the gets; each reached B's guard (synchronous CREATED"
-        + " listener) before A's put returned", o.written);
+    report.note("member A wrote %,d new entries while B read (warm-up included); each reached B's guard"
+        + " (synchronous CREATED listener) before A's put returned", o.written);
     report.note("guard: %,d fingerprints in %s, observed fpp %s (target %s); first scan of the %,d entries %.1f s",
         g.size(), Report.bytes(g.sizeInBytes()), Report.percent(g.observedFpp()), Report.percent(o.options.fpp()),
         o.options.entries(), o.initialScan.toMillis() / 1e3);
