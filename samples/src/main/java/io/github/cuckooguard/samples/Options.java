@@ -1,6 +1,7 @@
 package io.github.cuckooguard.samples;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -118,11 +119,6 @@ public record Options(
     }
   }
 
-  /** The options with every default. */
-  public static Options defaults() {
-    return parse();
-  }
-
   /** The text of {@code --help}. */
   public static String usage() {
     StringBuilder text = new StringBuilder(String.join(System.lineSeparator(),
@@ -140,6 +136,22 @@ public record Options(
           Option.format(option.defaultValue)));
     }
     return text.append("  --help                   this text").toString();
+  }
+
+  /**
+   * The words of a command line, also when they arrive as one argument with spaces (as the Maven
+   * profile passes {@code -Dargs="db --rows 1000"} when run by other means than its own parser).
+   */
+  public static String[] words(String... args) {
+    List<String> words = new ArrayList<>();
+    for (String arg : args) {
+      for (String word : arg.trim().split("\\s+")) {
+        if (!word.isEmpty()) {
+          words.add(word);
+        }
+      }
+    }
+    return words.toArray(String[]::new);
   }
 
   /** Whether the command line asks for the usage text. */

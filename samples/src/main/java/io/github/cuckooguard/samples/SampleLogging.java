@@ -3,11 +3,9 @@ package io.github.cuckooguard.samples;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.logging.LogManager;
 
-/** Start-up plumbing of {@link Main}: quiet logging, and the arguments as Maven passes them. */
+/** The logging of {@link Main}: warnings only, one line each. */
 final class SampleLogging {
 
   private SampleLogging() {}
@@ -28,18 +26,5 @@ final class SampleLogging {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /** Splits arguments that arrive as one string with spaces (the Maven profile's -Dargs="db --rows 1000"). */
-  static String[] splitArguments(String[] args) {
-    List<String> words = new ArrayList<>();
-    for (String arg : args) {
-      for (String word : arg.trim().split("\\s+")) {
-        if (!word.isEmpty()) {
-          words.add(word);
-        }
-      }
-    }
-    return words.toArray(String[]::new);
   }
 }

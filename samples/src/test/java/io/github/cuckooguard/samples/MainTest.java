@@ -25,7 +25,7 @@ class MainTest {
 
   @Test
   void argumentsPassedAsOneStringAreSplitIntoWords() {
-    assertThat(SampleLogging.splitArguments(new String[] {" db  --rows 1000 ", "--help"}))
+    assertThat(Options.words(" db  --rows 1000 ", "--help"))
         .containsExactly("db", "--rows", "1000", "--help");
   }
 }
