@@ -116,35 +116,14 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
       if (present != null) {
         return present;
       }
-      Object[] previous = new Object[1];
-      SyntheticStats synthetic = writes.synthetic();
-      writes.writing(() -> raw.compute(key, writes.tracking((k, old) -> {
-        long start = synthetic.start();
-        previous[0] = old;
-        synthetic.loaded(start, true);
-        return old != null ? old : value;
-      }), d));
-      @SuppressWarnings("unchecked")
-      V old = (V) previous[0];
-      return old;
+      return standInPut(key, value, d, true);
     }
 
     @Override
     public @Nullable V put(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
       requireNonNull(value, "value");
-      Duration d = toDuration(duration, unit);
-      Object[] previous = new Object[1];
-      SyntheticStats synthetic = writes.synthetic();
-      writes.writing(() -> raw.compute(key, writes.tracking((k, old) -> {
-        long start = synthetic.start();
-        previous[0] = old;
-        synthetic.loaded(start, true);
-        return value;
-      }), d));
-      @SuppressWarnings("unchecked")
-      V old = (V) previous[0];
-      return old;
+      return standInPut(key, value, toDuration(duration, unit), false);
     }
 
     @Override
@@ -174,6 +153,27 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     @Override
     public <T extends @Nullable Object> T youngest(Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
       return raw.youngest(mappingFunction);
+    }
+
+    /**
+     * The put of {@link #put} and {@link #putIfAbsent}: a tracked compute that gives the entry
+     * {@code duration} and stores {@code value} (if {@code keepPresent}, only when no value is
+     * present), with Caffeine's load statistics for the stand-in compute taken back.
+     *
+     * @return the value present before the compute, or null if the key was absent
+     */
+    private @Nullable V standInPut(K key, V value, Duration duration, boolean keepPresent) {
+      Object[] previous = new Object[1];
+      SyntheticStats synthetic = writes.synthetic();
+      writes.writing(() -> raw.compute(key, writes.tracking((k, old) -> {
+        long start = synthetic.start();
+        previous[0] = old;
+        synthetic.loaded(start, true);
+        return keepPresent && old != null ? old : value;
+      }), duration));
+      @SuppressWarnings("unchecked")
+      V old = (V) previous[0];
+      return old;
     }
 
     private static Duration toDuration(long duration, TimeUnit unit) {
