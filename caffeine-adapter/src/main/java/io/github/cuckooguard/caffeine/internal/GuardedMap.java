@@ -1,6 +1,7 @@
 package io.github.cuckooguard.caffeine.internal;
 
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
@@ -28,9 +29,14 @@ final class GuardedMap<K, V> implements ConcurrentMap<K, V> {
   GuardedMap(ConcurrentMap<K, V> map, GuardedWrites<K, V> writes) {
     this.map = map;
     this.writes = writes;
-    this.keySet = new GuardedMapViews.KeySet<>(map, writes);
-    this.values = new GuardedMapViews.Values<>(map, writes);
-    this.entrySet = new GuardedMapViews.EntrySet<>(map, writes);
+    this.keySet = new GuardedMapViews.KeySet<>(this);
+    this.values = new GuardedMapViews.Values<>(this);
+    this.entrySet = new GuardedMapViews.EntrySet<>(this);
+  }
+
+  /** The raw map's entry iterator, which the views walk (their removals come back here). */
+  Iterator<Map.Entry<K, V>> rawEntries() {
+    return map.entrySet().iterator();
   }
 
   // ---- reads: straight to the cache ----
