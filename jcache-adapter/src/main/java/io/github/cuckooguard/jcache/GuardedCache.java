@@ -9,6 +9,7 @@ import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
 import io.github.cuckooguard.jcache.internal.InFlightWrites;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
+import io.github.cuckooguard.jcache.internal.Unwrapping;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -623,10 +624,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   /** This object if it is an instance of {@code clazz}, else what the wrapped cache unwraps to. */
   @Override
   public <T> T unwrap(Class<T> clazz) {
-    if (clazz.isInstance(this)) {
-      return clazz.cast(this);
-    }
-    return delegate.unwrap(clazz);
+    return Unwrapping.unwrap(this, clazz, delegate::unwrap);
   }
 
   @Override

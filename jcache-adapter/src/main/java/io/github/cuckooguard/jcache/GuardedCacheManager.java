@@ -3,6 +3,7 @@ package io.github.cuckooguard.jcache;
 import io.github.cuckooguard.jcache.internal.CacheTracker;
 import io.github.cuckooguard.jcache.internal.CreationConfiguration;
 import io.github.cuckooguard.jcache.internal.GuardListener;
+import io.github.cuckooguard.jcache.internal.Unwrapping;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Properties;
@@ -192,10 +193,7 @@ public final class GuardedCacheManager implements CacheManager {
   /** This object if it is an instance of {@code clazz}, else what the delegate unwraps to. */
   @Override
   public <T> T unwrap(Class<T> clazz) {
-    if (clazz.isInstance(this)) {
-      return clazz.cast(this);
-    }
-    return delegate.unwrap(clazz);
+    return Unwrapping.unwrap(this, clazz, delegate::unwrap);
   }
 
   @Override
