@@ -9,24 +9,16 @@ import io.github.cuckooguard.spring.entity.MemberLookup;
 import io.github.cuckooguard.spring.entity.MemberRepository;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
+import io.github.cuckooguard.spring.support.ShadowChurn;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.hibernate.SessionFactory;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -48,76 +40,35 @@ class EntityGuardChurnTest {
   private static final int WORKERS = 4;
   private static final int OPS_PER_WORKER = 400;
 
-  /** The shadow truth of one id. */
-  private record IdState(boolean present, boolean writing, int version) {
-    IdState startWrite() {
-      return new IdState(present, true, version + 1);
-    }
-
-    IdState endWrite(boolean nowPresent) {
-      return new IdState(nowPresent, false, version + 1);
-    }
-  }
-
-  private final AtomicReferenceArray<IdState> truth = new AtomicReferenceArray<>(IDS);
-  private final AtomicInteger checkedFinds = new AtomicInteger();
-  private final AtomicInteger falseNegatives = new AtomicInteger();
-  private final AtomicInteger phantomRows = new AtomicInteger();
-  private final AtomicInteger commits = new AtomicInteger();
-  private final AtomicInteger rollbacks = new AtomicInteger();
-
   private MemberRepository members;
-  private TransactionTemplate tx;
 
   @Test
   void committedIdsAreNeverShortCircuited() throws Exception {
-    for (int id = 0; id < IDS; id++) {
-      truth.set(id, new IdState(false, false, 0));
-    }
     try (AnnotationConfigApplicationContext context = Contexts.start(H2.newUrl(), EntityJpaConfig.class)) {
       members = context.getBean(MemberRepository.class);
-      tx = context.getBean(TransactionTemplate.class);
+      TransactionTemplate tx = context.getBean(TransactionTemplate.class);
       HibernateCuckooGuards guards =
           HibernateCuckooGuards.of(context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class));
       assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
       long missesBefore = guards.stats(Member.class).guard().definiteMisses();
 
-      ExecutorService pool = Executors.newFixedThreadPool(WORKERS + 1);
-      AtomicBoolean done = new AtomicBoolean();
-      AtomicInteger rebuilds = new AtomicInteger();
-      Future<?> rebuilder = pool.submit(() -> {
-        while (!done.get()) {
-          guards.rebuild(Member.class).get(30, TimeUnit.SECONDS);
-          rebuilds.incrementAndGet();
-          Thread.sleep(2);
-        }
-        return null;
-      });
-      List<Future<?>> workers = new ArrayList<>();
-      for (int w = 0; w < WORKERS; w++) {
-        SplittableRandom random = new SplittableRandom(2_000 + w);
-        workers.add(pool.submit(() -> work(random)));
-      }
-      for (Future<?> worker : workers) {
-        worker.get(120, TimeUnit.SECONDS);
-      }
-      done.set(true);
-      rebuilder.get(60, TimeUnit.SECONDS);
-      pool.shutdown();
+      // The truth changes after Hibernate has applied the commit to the guard.
+      ShadowChurn churn = new ShadowChurn(IDS, tx, Ordered.LOWEST_PRECEDENCE, this::find, this::change);
+      churn.run(WORKERS, OPS_PER_WORKER, 2_000, () -> guards.rebuild(Member.class).get(30, TimeUnit.SECONDS), 2);
 
-      assertThat(falseNegatives.get()).as("finds of committed ids answered \"absent\"").isZero();
-      assertThat(phantomRows.get()).as("finds of absent ids that found a row (shadow truth broken)").isZero();
-      assertThat(checkedFinds.get()).as("finds checked against the truth").isGreaterThan(200);
-      assertThat(commits.get()).isGreaterThan(200);
-      assertThat(rollbacks.get()).isGreaterThan(50);
-      assertThat(rebuilds.get()).as("rebuilds during the churn").isGreaterThan(5);
+      assertThat(churn.falseNegatives()).as("finds of committed ids answered \"absent\"").isZero();
+      assertThat(churn.phantomRows()).as("finds of absent ids that found a row (shadow truth broken)").isZero();
+      assertThat(churn.checkedFinds()).as("finds checked against the truth").isGreaterThan(200);
+      assertThat(churn.commits()).isGreaterThan(200);
+      assertThat(churn.rollbacks()).isGreaterThan(50);
+      assertThat(churn.rebuilds()).as("rebuilds during the churn").isGreaterThan(5);
       assertThat(guards.stats(Member.class).guard().definiteMisses() - missesBefore)
           .as("finds short-circuited during the churn").isGreaterThan(100);
 
       assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
       MemberLookup lookup = context.getBean(MemberLookup.class);
       for (int id = 0; id < IDS; id++) {
-        boolean present = truth.get(id).present();
+        boolean present = churn.present(id);
         assertThat(lookup.readById((long) id).isPresent()).as("row %s matches the truth", id).isEqualTo(present);
         if (present) {
           assertThat(members.findById((long) id)).as("guarded find of %s", id).isPresent();
@@ -126,52 +77,11 @@ class EntityGuardChurnTest {
     }
   }
 
-  private void work(SplittableRandom random) {
-    for (int op = 0; op < OPS_PER_WORKER; op++) {
-      int id = random.nextInt(IDS);
-      if (random.nextInt(10) < 4) {
-        find(id, random.nextBoolean());
-      } else {
-        write(id, random.nextInt(3), random.nextInt(4) != 0);
-      }
-    }
-  }
-
-  private void find(int id, boolean byDerivedQuery) {
-    IdState before = truth.get(id);
+  /** A guarded find of an id, by {@code findById} or by a derived query (chosen at random). */
+  private boolean find(int id, SplittableRandom random) {
+    boolean byDerivedQuery = random.nextBoolean();
     Optional<Member> found = byDerivedQuery ? members.findOneById((long) id) : members.findById((long) id);
-    IdState after = truth.get(id);
-    if (before == after && !before.writing()) {
-      checkedFinds.incrementAndGet();
-      if (before.present() && found.isEmpty()) {
-        falseNegatives.incrementAndGet();
-      } else if (!before.present() && found.isPresent()) {
-        phantomRows.incrementAndGet();
-      }
-    }
-  }
-
-  private void write(int id, int variant, boolean commit) {
-    IdState state = truth.get(id);
-    if (state.writing() || !truth.compareAndSet(id, state, state.startWrite())) {
-      return;
-    }
-    IdState writing = truth.get(id);
-    boolean[] nowPresent = {state.present()};
-    tx.executeWithoutResult(status -> {
-      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-        @Override
-        public void afterCompletion(int completion) {
-          boolean committed = completion == STATUS_COMMITTED;
-          (committed ? commits : rollbacks).incrementAndGet();
-          truth.set(id, writing.endWrite(committed ? nowPresent[0] : state.present()));
-        }
-      });
-      nowPresent[0] = change(id, state.present(), variant);
-      if (!commit) {
-        status.setRollbackOnly();
-      }
-    });
+    return found.isPresent();
   }
 
   /** One of three changes of an id; returns whether a row exists afterwards in this transaction. */
