@@ -12,11 +12,11 @@ import io.github.cuckooguard.spring.support.CallCounter;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
+import io.github.cuckooguard.spring.support.TestKeys;
 import io.github.cuckooguard.spring.support.TransactionCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,7 @@ class ClassBasedRepositoryTest {
   private CountingDataSource dataSource;
   private TransactionCounter transactions;
   private CallCounter calls;
-  private final AtomicLong nextKey = new AtomicLong(1);
+  private final TestKeys keys = new TestKeys(1);
 
   @BeforeAll
   @SuppressWarnings("unchecked")
@@ -62,20 +62,6 @@ class ClassBasedRepositoryTest {
     context.close();
   }
 
-  /** A key with no row for which the guard answers "definitely absent". */
-  private long definiteMiss() {
-    while (true) {
-      long key = 1_000_000 + nextKey.getAndIncrement();
-      if (!guard.mightContain(key)) {
-        return key;
-      }
-    }
-  }
-
-  private long newKey() {
-    return nextKey.getAndIncrement();
-  }
-
   private long size() {
     return guard.stats().size();
   }
@@ -91,7 +77,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void definiteMissReturnsTheAbsentValueWithoutCallNorTransactionNorConnection() throws Exception {
-    long key = definiteMiss();
+    long key = keys.definiteMiss(guard::mightContain);
     int finds = calls.finds();
     int begun = transactions.count();
     int connections = dataSource.connections();
@@ -114,7 +100,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void hitRunsTheFinderInItsTransaction() {
-    long key = newKey();
+    long key = keys.next();
     assertThat(users.insert(new User(key, "ada"))).isTrue();
     int finds = calls.finds();
     int begun = transactions.count();
@@ -129,7 +115,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void absentResultAfterMightContainIsReportedAsFalsePositive() {
-    long key = definiteMiss();
+    long key = keys.definiteMiss(guard::mightContain);
     guard.keyEntered(key); // a fingerprint without a row: exactly what a false positive looks like
     long falsePositives = guard.stats().falsePositives();
     int finds = calls.finds();
@@ -144,10 +130,10 @@ class ClassBasedRepositoryTest {
 
   @Test
   void addHappensBeforeTheWriteAndRollbackUndoesIt() {
-    long kept = newKey();
+    long kept = keys.next();
     users.insert(new User(kept, "kept"));
     long before = size();
-    long key = newKey();
+    long key = keys.next();
 
     tx.executeWithoutResult(status -> {
       users.insert(new User(key, "rolled back"));
@@ -164,7 +150,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void insertOfAnExistingKeyReportsNothingCreatedAndIsUndoneOnce() {
-    long key = newKey();
+    long key = keys.next();
     users.insert(new User(key, "first"));
     long before = size();
 
@@ -181,7 +167,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void removeWaitsForTheCommit() {
-    long key = newKey();
+    long key = keys.next();
     users.insert(new User(key, "gone at commit"));
     long before = size();
 
@@ -196,7 +182,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void removeRolledBackRemovesNothing() {
-    long key = newKey();
+    long key = keys.next();
     users.insert(new User(key, "stays"));
     long before = size();
 
@@ -211,7 +197,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void removeOutsideATransactionAppliesWhenTheMethodReturns() {
-    long key = newKey();
+    long key = keys.next();
     users.insert(new User(key, "x"));
     long before = size();
 
@@ -222,7 +208,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void removeIsIssuedOnlyWhenTheMethodReportsARemoval() {
-    long missing = definiteMiss();
+    long missing = keys.definiteMiss(guard::mightContain);
     long before = size();
 
     assertThat(users.deleteById(missing)).isFalse();
@@ -234,8 +220,8 @@ class ClassBasedRepositoryTest {
 
   @Test
   void countingAndVoidRemovesRemoveWhenTheyReportIt() {
-    long a = newKey();
-    long b = newKey();
+    long a = keys.next();
+    long b = keys.next();
     users.insert(new User(a, "a"));
     users.insert(new User(b, "b"));
     long before = size();
@@ -248,7 +234,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void failedVoidAddKeepsItsFingerprintUnlessTheCallersTransactionRollsBack() {
-    long key = newKey();
+    long key = keys.next();
     users.create(new User(key, "created"));
     long before = size();
 
@@ -279,7 +265,7 @@ class ClassBasedRepositoryTest {
 
   @Test
   void keyTypesOfOneValueShareAFingerprint() {
-    long key = newKey();
+    long key = keys.next();
     users.insert(new User(key, "long id"));
     List<Object> sameKey = new ArrayList<>(List.of(key, (int) key, (short) key));
     for (Object k : sameKey) {

@@ -11,10 +11,10 @@ import io.github.cuckooguard.spring.entity.MemberRepository;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
+import io.github.cuckooguard.spring.support.TestKeys;
 import io.github.cuckooguard.spring.support.TransactionCounter;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +48,7 @@ class EntityGuardTest {
   private CountingDataSource dataSource;
   private TransactionCounter transactions;
   private Statistics statistics;
-  private final AtomicLong nextId = new AtomicLong(10_000);
+  private final TestKeys ids = new TestKeys(10_000);
 
   @BeforeAll
   void start() throws InterruptedException {
@@ -73,13 +73,9 @@ class EntityGuardTest {
     context.close();
   }
 
+  /** An id with no row for which the entity guard answers "definitely absent". */
   private long definiteMiss() {
-    while (true) {
-      long id = 1_000_000 + nextId.getAndIncrement();
-      if (!guards.mightContain(Member.class, id)) {
-        return id;
-      }
-    }
+    return ids.definiteMiss(id -> guards.mightContain(Member.class, id));
   }
 
   /** Transactions begun, connections taken and SQL statements prepared, all threads. */

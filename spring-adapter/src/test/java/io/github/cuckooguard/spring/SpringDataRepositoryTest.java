@@ -9,10 +9,10 @@ import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
+import io.github.cuckooguard.spring.support.TestKeys;
 import io.github.cuckooguard.spring.support.TransactionCounter;
 import jakarta.persistence.EntityManagerFactory;
 import java.lang.reflect.Proxy;
-import java.util.concurrent.atomic.AtomicLong;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +41,7 @@ class SpringDataRepositoryTest {
   private CountingDataSource dataSource;
   private TransactionCounter transactions;
   private Statistics statistics;
-  private final AtomicLong nextKey = new AtomicLong(10_000);
+  private final TestKeys keys = new TestKeys(10_000);
 
   @BeforeAll
   @SuppressWarnings("unchecked")
@@ -64,15 +64,6 @@ class SpringDataRepositoryTest {
     context.close();
   }
 
-  private long definiteMiss() {
-    while (true) {
-      long key = 1_000_000 + nextKey.getAndIncrement();
-      if (!guard.mightContain(key)) {
-        return key;
-      }
-    }
-  }
-
   private long size() {
     return guard.stats().size();
   }
@@ -88,7 +79,7 @@ class SpringDataRepositoryTest {
   @Test
   void definiteMissReachesNeitherTransactionNorConnectionNorSql() {
     assertThat(Proxy.isProxyClass(accounts.getClass())).isTrue();
-    long key = definiteMiss();
+    long key = keys.definiteMiss(guard::mightContain);
     int begun = transactions.count();
     int connections = dataSource.connections();
     long statements = statistics.getPrepareStatementCount();
@@ -104,7 +95,7 @@ class SpringDataRepositoryTest {
 
   @Test
   void hitRunsTheQuery() {
-    long key = nextKey.getAndIncrement();
+    long key = keys.next();
     assertThat(accounts.insert(key, "ada")).isEqualTo(1);
     long statements = statistics.getPrepareStatementCount();
     int begun = transactions.count();
@@ -118,10 +109,10 @@ class SpringDataRepositoryTest {
 
   @Test
   void rolledBackInsertIsUndoneAndRolledBackDeleteRemovesNothing() {
-    long kept = nextKey.getAndIncrement();
+    long kept = keys.next();
     accounts.insert(kept, "kept");
     long before = size();
-    long key = nextKey.getAndIncrement();
+    long key = keys.next();
 
     tx.executeWithoutResult(status -> {
       accounts.insert(key, "rolled back");
@@ -137,7 +128,7 @@ class SpringDataRepositoryTest {
 
   @Test
   void deleteLeavesTheGuardAtCommitAndOnlyWhenARowWasDeleted() {
-    long key = nextKey.getAndIncrement();
+    long key = keys.next();
     accounts.insert(key, "gone");
     long before = size();
 
