@@ -5,8 +5,7 @@ import io.github.cuckooguard.spring.EnableCuckooGuard;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
 import io.github.cuckooguard.spring.support.Jpa;
-import io.github.cuckooguard.spring.support.TransactionCounter;
-import jakarta.persistence.EntityManagerFactory;
+import io.github.cuckooguard.spring.support.JpaTransactions;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -16,9 +15,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Hibernate 7 with hibernate-adapter on H2, through Spring Data JPA 4: {@link MemberRepository}
@@ -30,7 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @EnableCuckooGuard
 @EnableTransactionManagement
 @EnableJpaRepositories(basePackageClasses = MemberRepository.class)
-@Import(MemberDao.class)
+@Import({MemberDao.class, JpaTransactions.class})
 public class EntityJpaConfig {
 
   /** Creates the tables if needed (Hibernate then leaves them as they are). */
@@ -50,20 +47,5 @@ public class EntityJpaConfig {
   public LocalContainerEntityManagerFactoryBean entityManagerFactory(DataSource dataSource, Environment env) {
     return Jpa.entityManagerFactory(dataSource, Member.class, Map.of(
         CuckooGuardSettings.ENABLED, env.getProperty(CuckooGuardSettings.ENABLED, "true")));
-  }
-
-  @Bean
-  public TransactionCounter transactionCounter() {
-    return new TransactionCounter();
-  }
-
-  @Bean
-  public PlatformTransactionManager transactionManager(EntityManagerFactory emf, TransactionCounter counter) {
-    return Jpa.countingTransactionManager(emf, counter);
-  }
-
-  @Bean
-  public TransactionTemplate transactionTemplate(PlatformTransactionManager transactionManager) {
-    return new TransactionTemplate(transactionManager);
   }
 }

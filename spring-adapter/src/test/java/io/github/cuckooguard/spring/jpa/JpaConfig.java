@@ -4,18 +4,16 @@ import io.github.cuckooguard.spring.EnableCuckooGuard;
 import io.github.cuckooguard.spring.support.CountingDataSource;
 import io.github.cuckooguard.spring.support.H2;
 import io.github.cuckooguard.spring.support.Jpa;
-import io.github.cuckooguard.spring.support.TransactionCounter;
-import jakarta.persistence.EntityManagerFactory;
+import io.github.cuckooguard.spring.support.JpaTransactions;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
-import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Hibernate 7 on H2 through Spring Data JPA 4, with counters on connections, transactions and
@@ -25,6 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @EnableCuckooGuard
 @EnableTransactionManagement
 @EnableJpaRepositories(basePackageClasses = AccountRepository.class)
+@Import(JpaTransactions.class)
 public class JpaConfig {
 
   /** Creates the account table if needed (Hibernate then leaves it as it is). */
@@ -41,20 +40,5 @@ public class JpaConfig {
   @Bean
   public LocalContainerEntityManagerFactoryBean entityManagerFactory(DataSource dataSource) {
     return Jpa.entityManagerFactory(dataSource, Account.class, Map.of());
-  }
-
-  @Bean
-  public TransactionCounter transactionCounter() {
-    return new TransactionCounter();
-  }
-
-  @Bean
-  public PlatformTransactionManager transactionManager(EntityManagerFactory emf, TransactionCounter counter) {
-    return Jpa.countingTransactionManager(emf, counter);
-  }
-
-  @Bean
-  public TransactionTemplate transactionTemplate(PlatformTransactionManager transactionManager) {
-    return new TransactionTemplate(transactionManager);
   }
 }

@@ -1,14 +1,10 @@
 package io.github.cuckooguard.spring.support;
 
-import jakarta.persistence.EntityManagerFactory;
 import java.util.HashMap;
 import java.util.Map;
 import javax.sql.DataSource;
-import org.springframework.orm.jpa.JpaTransactionManager;
 import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
 import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 
 /** Hibernate 7 through Spring's JPA support, as the JPA test configurations build it. */
 public final class Jpa {
@@ -30,17 +26,5 @@ public final class Jpa {
     properties.put("hibernate.generate_statistics", "true");
     factory.setJpaPropertyMap(properties);
     return factory;
-  }
-
-  /** A real {@link JpaTransactionManager} that counts the transactions it begins. */
-  public static PlatformTransactionManager countingTransactionManager(
-      EntityManagerFactory emf, TransactionCounter counter) {
-    return new JpaTransactionManager(emf) {
-      @Override
-      protected void doBegin(Object transaction, TransactionDefinition definition) {
-        counter.begun();
-        super.doBegin(transaction, definition);
-      }
-    };
   }
 }
