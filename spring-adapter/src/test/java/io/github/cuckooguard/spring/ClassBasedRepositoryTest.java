@@ -17,7 +17,7 @@ import io.github.cuckooguard.spring.support.TransactionCounter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -35,6 +35,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClassBasedRepositoryTest {
 
+  @AutoClose // after all tests: one context per class (PER_CLASS)
   private AnnotationConfigApplicationContext context;
   private JdbcUserRepository users;
   private CuckooGuard<Object> guard;
@@ -55,11 +56,6 @@ class ClassBasedRepositoryTest {
     transactions = context.getBean(TransactionCounter.class);
     calls = context.getBean(CallCounter.class);
     Await.until("warm-up of guard 'users'", () -> !guard.isPassThrough());
-  }
-
-  @AfterAll
-  void stop() {
-    context.close();
   }
 
   private long size() {

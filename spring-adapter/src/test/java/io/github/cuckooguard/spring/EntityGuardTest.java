@@ -17,7 +17,7 @@ import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -39,6 +39,7 @@ class EntityGuardTest {
 
   private static final int EXISTING = 100;
 
+  @AutoClose // after all tests: one context per class (PER_CLASS)
   private AnnotationConfigApplicationContext context;
   private MemberRepository members;
   private MemberLookup lookup;
@@ -66,11 +67,6 @@ class EntityGuardTest {
     statistics = sessionFactory.getStatistics();
     guards = HibernateCuckooGuards.of(sessionFactory);
     assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).as("warm-up").isTrue();
-  }
-
-  @AfterAll
-  void stop() {
-    context.close();
   }
 
   /** An id with no row for which the entity guard answers "definitely absent". */

@@ -15,7 +15,7 @@ import jakarta.persistence.EntityManagerFactory;
 import java.lang.reflect.Proxy;
 import org.hibernate.SessionFactory;
 import org.hibernate.stat.Statistics;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -34,6 +34,7 @@ class SpringDataRepositoryTest {
 
   private static final int EXISTING = 200;
 
+  @AutoClose // after all tests: one context per class (PER_CLASS)
   private AnnotationConfigApplicationContext context;
   private AccountRepository accounts;
   private CuckooGuard<Object> guard;
@@ -57,11 +58,6 @@ class SpringDataRepositoryTest {
     transactions = context.getBean(TransactionCounter.class);
     statistics = context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class).getStatistics();
     Await.until("warm-up of guard 'accounts'", () -> !guard.isPassThrough());
-  }
-
-  @AfterAll
-  void stop() {
-    context.close();
   }
 
   private long size() {
