@@ -1,0 +1,11 @@
+/**
+ * What a guard saves where it is used: JMH benchmarks of the adapters against the same stack
+ * without the guard, in the same run. {@link
+ * io.github.cuckooguard.benchmarks.integration.HibernateFindBenchmark} times {@code Session.find}
+ * on embedded H2 (issue 6), {@link
+ * io.github.cuckooguard.benchmarks.integration.JCacheClusterGetBenchmark} a JCache {@code get} on
+ * one member of a two-member Hazelcast cluster (issue 5); {@link
+ * io.github.cuckooguard.benchmarks.integration.GuardRatios} runs them and prints guarded /
+ * unguarded ratios.
+ */
+package io.github.cuckooguard.benchmarks.integration;
