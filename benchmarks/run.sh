@@ -3,7 +3,8 @@
 # charts and a Markdown summary (results + ratios) into one directory.
 #
 #   benchmarks/run.sh smoke [outdir]   about one minute: every benchmark class once, short iterations
-#   benchmarks/run.sh full  [outdir]   the full suite, under 15 minutes on 2 cores
+#   benchmarks/run.sh full  [outdir]   the full suite, under 20 minutes on 2 cores (incl. about 5 for
+#                                      the integration benchmarks: guarded / unguarded Hibernate and JCache)
 #
 # Build the jar first:  mvn -q -pl benchmarks -am package -DskipTests
 # Run on a quiet machine: nothing else busy, no other JMH instance (each run gets its own tmpdir,
@@ -23,6 +24,13 @@ jmh() { # jmh <name> <jmh arguments...>
   local name="$1"; shift
   echo "== $name: $*" >&2
   java -Djava.io.tmpdir="$tmp" -jar "$jar" -rf json -rff "$out/$name.json" "$@" > "$out/$name.log"
+}
+guard_ratios() { # guard_ratios <name> <jmh arguments...>: JMH through GuardRatios, which also writes
+  # the guarded / unguarded ratios of the run to <name>.ratios.md
+  local name="$1"; shift
+  echo "== $name: $*" >&2
+  java -Djava.io.tmpdir="$tmp" -cp "$jar" io.github.cuckooguard.benchmarks.integration.GuardRatios \
+    --table "$out/$name.ratios.md" -rf json -rff "$out/$name.json" "$@" > "$out/$name.log"
 }
 report() { # report <SpaceAccuracyReport arguments...>
   java -Xmx6g -cp "$jar" io.github.cuckooguard.benchmarks.SpaceAccuracyReport --out "$out/space-accuracy.csv" "$@" \
@@ -61,12 +69,22 @@ case "$mode" in
     jmh alloc -f 1 -wi 1 -i 1 -w 1s -r 1s -prof gc 'LookupBenchmark.oneThread|ConcurrentMixBenchmark' \
       -p impl=OURS_8,OURS_12,OURS_16 -p n=1000000 -p positivePercent=50
     report --n 1000000,1048577 --probes 10000000
+    # what the adapters' guards save (issues 5 and 6), each setting with and without the guard: the
+    # classes' own iterations (5 x 2 s warm-up, Hibernate's find path needs it; 3 x 2 s measured)
+    guard_ratios hibernate-find -f 1 'HibernateFindBenchmark'
+    guard_ratios jcache-cluster-get -f 1 'JCacheClusterGetBenchmark'
     ;;
   *)
     echo "usage: $0 smoke|full [outdir]" >&2; exit 2 ;;
 esac
 
 java -cp "$jar" io.github.cuckooguard.benchmarks.ResultTable "$out"/*.json > "$out/summary.md"
+for ratios in "$out"/*.ratios.md; do
+  if [[ -f "$ratios" ]]; then
+    printf '\n%s, guarded / unguarded:\n\n' "$(basename "$ratios" .ratios.md)" >> "$out/summary.md"
+    cat "$ratios" >> "$out/summary.md"
+  fi
+done
 {
   echo
   echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(uname -sr); suite time $((SECONDS - start)) s"
