@@ -55,7 +55,7 @@ public record Options(
   /** Each option: its flag, default, accepted range and help line. The one place defaults live. */
   private enum Option {
     DURATION("--duration", 6, 0.1, 3600, "<s>", "measured seconds of each variant (with and without guard)"),
-    WARMUP("--warmup", 4, 0, 600, "<s>", "untimed seconds before the measured run"),
+    WARMUP("--warmup", 10, 0, 600, "<s>", "untimed seconds before the measured run"),
     THREADS("--threads", 2, 1, 64, "<n>", "request threads"),
     MISS_SHARE("--miss-share", 0.25, 0, 1, "<0..1>", "share of requests for keys that do not exist"),
     FPP("--fpp", 0.01, 1e-6, 0.25, "<p>",
