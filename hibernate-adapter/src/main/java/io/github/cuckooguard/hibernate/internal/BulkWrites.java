@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.hibernate.SessionEventListener;
 import org.hibernate.Transaction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback;
@@ -43,7 +44,6 @@ final class BulkWrites {
 
   private final ThreadLocal<Deque<Transaction>> openTransactions =
       ThreadLocal.withInitial(ArrayDeque::new);
-  private final ThreadLocal<EntityGuards> statementHold = new ThreadLocal<>();
   private final Map<Transaction, Set<EntityGuards>> byTransaction = new IdentityHashMap<>();
   private final Map<EntityGuards, Integer> holds = new IdentityHashMap<>();
   private final Set<EntityGuards> untracked =
@@ -127,34 +127,26 @@ final class BulkWrites {
   }
 
   /**
-   * An entity write outside a transaction is about to run on this thread (visible as soon as it
-   * runs): holds {@code entity} until {@link #statementDone} on this thread.
+   * An entity write outside a transaction (an insert or upsert of a {@code StatelessSession}
+   * without one) is about to run. When its row becomes visible to other connections depends on
+   * the connection's auto-commit setting and pool (with auto-commit off it is committed only when
+   * the session gives its connection back), so the entity is held, and stale, until the session
+   * ends, then marked stale again: the rebuild that clears pass-through starts after the row is
+   * visible. Releasing at POST_INSERT instead let a rebuild scan before the commit and clear
+   * pass-through without the row (a false negative seen in CI).
    */
-  void holdForStatement(EntityGuards entity, String reason) {
-    releaseStatementHold();
+  void holdUntilSessionEnds(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
-    statementHold.set(entity);
+    session.getEventListenerManager().addListener(new SessionEventListener() {
+      @Override
+      public void end() {
+        release(entity, 1);
+        entity.markStale(reason + " (its session ended)");
+      }
+    });
     entity.markStale(reason);
-  }
-
-  /** The write announced by {@link #holdForStatement} ran: lifts the hold, marks stale again. */
-  void statementDone(EntityGuards entity, String reason) {
-    if (statementHold.get() == entity) {
-      releaseStatementHold();
-    }
-    entity.markStale(reason);
-  }
-
-  /** A statement announced on this thread failed before its event: lift its hold. */
-  private void releaseStatementHold() {
-    EntityGuards held = statementHold.get();
-    if (held != null) {
-      statementHold.remove();
-      release(held, 1);
-      held.markStale("a write outside a transaction ended");
-    }
   }
 
   private synchronized void release(EntityGuards entity, int count) {

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * for queries yet, so the warm-up scans start from {@code SessionFactoryObserver
  * .sessionFactoryCreated} ({@link GuardRegistry}). Wiring:
  * <ul>
- *   <li>PRE_INSERT, POST_INSERT, POST_DELETE, PRE_UPSERT, POST_UPSERT: {@link MembershipListener};
+ *   <li>PRE_INSERT, POST_INSERT, POST_DELETE, PRE_UPSERT: {@link MembershipListener};
  *   <li>LOAD: the group's listeners are replaced by {@link GuardedLoadListener} wrapping them;
  *   <li>the factory's {@code StatementInspector} and {@code Interceptor} are wrapped (the
  *       application's own are kept and called) to detect bulk and native statements on guarded
@@ -68,7 +68,6 @@ public final class CuckooGuardIntegrator implements Integrator {
     events.appendListeners(EventType.POST_INSERT, membership);
     events.appendListeners(EventType.POST_DELETE, membership);
     events.appendListeners(EventType.PRE_UPSERT, membership);
-    events.appendListeners(EventType.POST_UPSERT, membership);
     var load = events.getEventListenerGroup(EventType.LOAD);
     List<LoadEventListener> existing = new ArrayList<>();
     load.fireEventOnEachListener(existing, (listener, list) -> list.add(listener));

@@ -5,8 +5,6 @@ import org.hibernate.event.spi.PostDeleteEvent;
 import org.hibernate.event.spi.PostDeleteEventListener;
 import org.hibernate.event.spi.PostInsertEvent;
 import org.hibernate.event.spi.PostInsertEventListener;
-import org.hibernate.event.spi.PostUpsertEvent;
-import org.hibernate.event.spi.PostUpsertEventListener;
 import org.hibernate.event.spi.PreInsertEvent;
 import org.hibernate.event.spi.PreInsertEventListener;
 import org.hibernate.event.spi.PreUpsertEvent;
@@ -23,20 +21,20 @@ import org.jspecify.annotations.Nullable;
  *       transactions before commit) and leaves again if the transaction rolls back; a delete
  *       leaves after commit. {@link TenantGuard} pairs both exactly.
  *   <li>Outside a transaction (a {@code StatelessSession} in autocommit mode) the row is visible
- *       as soon as the statement runs, before any event with its id: the entity is held and
- *       marked stale before the insert and marked stale again after it ({@link BulkWrites}), so
- *       reads pass through until a rebuild that started after the insert. A delete outside a
+ *       when its connection commits, which may be as late as the end of the session: the entity
+ *       is held and marked stale before the insert and marked stale again when the session ends
+ *       ({@link BulkWrites}), so reads pass through until a rebuild that started after that. A delete outside a
  *       transaction is not applied (a leaked fingerprint, a false positive until the next
  *       rebuild), since nothing says whether it was committed.
  *   <li>An upsert may or may not insert, which nothing reports: held and stale from before it
- *       runs until its transaction completes (or, outside one, until it ran).
+ *       runs until its transaction completes (or, outside one, until its session ends).
  * </ul>
  *
  * <p>Thread safety: stateless apart from the registry; safe for concurrent sessions.
  */
 final class MembershipListener
     implements PreInsertEventListener, PostInsertEventListener, PostDeleteEventListener,
-        PreUpsertEventListener, PostUpsertEventListener {
+        PreUpsertEventListener {
 
   private final GuardRegistry registry;
 
@@ -54,7 +52,7 @@ final class MembershipListener
     if (!session.isTransactionInProgress()) {
       EntityGuards entity = registry.entity(event.getPersister().getEntityName());
       if (entity != null) {
-        registry.bulkWrites().holdForStatement(entity, "insert outside a transaction");
+        registry.bulkWrites().holdUntilSessionEnds(entity, session, "insert outside a transaction");
       }
     }
     return false;
@@ -69,8 +67,6 @@ final class MembershipListener
     }
     if (session.isTransactionInProgress()) {
       guard.insertFlushed(keyOf(guard, event.getId(), session), session);
-    } else {
-      registry.bulkWrites().statementDone(guard.entity(), "insert outside a transaction ran");
     }
   }
 
@@ -91,19 +87,10 @@ final class MembershipListener
       if (session.isTransactionInProgress()) {
         registry.bulkWrites().holdForTransaction(entity, session, "upsert (it may insert)");
       } else {
-        registry.bulkWrites().holdForStatement(entity, "upsert outside a transaction");
+        registry.bulkWrites().holdUntilSessionEnds(entity, session, "upsert outside a transaction");
       }
     }
     return false;
-  }
-
-  @Override
-  public void onPostUpsert(PostUpsertEvent event) {
-    SharedSessionContractImplementor session = event.getSession();
-    EntityGuards entity = registry.entity(event.getPersister().getEntityName());
-    if (entity != null && !session.isTransactionInProgress()) {
-      registry.bulkWrites().statementDone(entity, "upsert outside a transaction ran");
-    }
   }
 
   @Override
