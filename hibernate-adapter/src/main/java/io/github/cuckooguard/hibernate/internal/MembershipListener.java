@@ -1,5 +1,6 @@
 package io.github.cuckooguard.hibernate.internal;
 
+import java.sql.SQLException;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.event.spi.PostDeleteEvent;
 import org.hibernate.event.spi.PostDeleteEventListener;
@@ -10,6 +11,7 @@ import org.hibernate.event.spi.PreInsertEventListener;
 import org.hibernate.event.spi.PreUpsertEvent;
 import org.hibernate.event.spi.PreUpsertEventListener;
 import org.hibernate.persister.entity.EntityPersister;
+import org.hibernate.resource.jdbc.spi.LogicalConnectionImplementor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,10 +22,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>Inside a transaction: an insert enters at POST_INSERT (the row is not visible to other
  *       transactions before commit) and leaves again if the transaction rolls back; a delete
  *       leaves after commit. {@link TenantGuard} pairs both exactly.
- *   <li>Outside a transaction (a {@code StatelessSession} in autocommit mode) the row is visible
- *       when its connection commits, which may be as late as the end of the session: the entity
- *       is held and marked stale before the insert and marked stale again when the session ends
- *       ({@link BulkWrites}), so reads pass through until a rebuild that started after that. A delete outside a
+ *   <li>Outside a transaction (a {@code StatelessSession} without one, or on a connection in
+ *       auto-commit mode) the row is visible when its connection commits, which may be as late
+ *       as when the session gives its connection back: the entity is held and marked stale
+ *       before the insert and marked stale again after that ({@link BulkWrites}), so reads pass
+ *       through until a rebuild that started after that. A delete outside a
  *       transaction is not applied (a leaked fingerprint, a false positive until the next
  *       rebuild), since nothing says whether it was committed.
  *   <li>An upsert may or may not insert, which nothing reports: held and stale from before it
@@ -49,7 +52,7 @@ final class MembershipListener
   @Override
   public boolean onPreInsert(PreInsertEvent event) {
     SharedSessionContractImplementor session = event.getSession();
-    if (!session.isTransactionInProgress()) {
+    if (!inTransaction(session)) {
       EntityGuards entity = registry.entity(event.getPersister().getEntityName());
       if (entity != null) {
         registry.bulkWrites().holdUntilSessionEnds(entity, session, "insert outside a transaction");
@@ -65,7 +68,7 @@ final class MembershipListener
     if (guard == null) {
       return;
     }
-    if (session.isTransactionInProgress()) {
+    if (inTransaction(session)) {
       guard.insertFlushed(keyOf(guard, event.getId(), session), session);
     }
   }
@@ -74,7 +77,7 @@ final class MembershipListener
   public void onPostDelete(PostDeleteEvent event) {
     SharedSessionContractImplementor session = event.getSession();
     TenantGuard guard = guardFor(event.getPersister(), session);
-    if (guard != null && session.isTransactionInProgress()) {
+    if (guard != null && inTransaction(session)) {
       guard.deleteFlushed(keyOf(guard, event.getId(), session), session);
     }
   }
@@ -84,7 +87,7 @@ final class MembershipListener
     SharedSessionContractImplementor session = event.getSession();
     EntityGuards entity = registry.entity(event.getPersister().getEntityName());
     if (entity != null) {
-      if (session.isTransactionInProgress()) {
+      if (inTransaction(session)) {
         registry.bulkWrites().holdForTransaction(entity, session, "upsert (it may insert)");
       } else {
         registry.bulkWrites().holdUntilSessionEnds(entity, session, "upsert outside a transaction");
@@ -96,6 +99,27 @@ final class MembershipListener
   @Override
   public boolean requiresPostCommitHandling(EntityPersister persister) {
     return false;
+  }
+
+  /**
+   * Whether a write runs in a transaction that commits later: Hibernate's own, or one the
+   * application opened on a connection it supplied. Hibernate also reports a transaction in
+   * progress for a supplied connection in auto-commit mode, where each statement commits as it
+   * runs, so the connection's mode decides then.
+   */
+  private static boolean inTransaction(SharedSessionContractImplementor session) {
+    if (!session.isTransactionInProgress()) {
+      return false;
+    }
+    LogicalConnectionImplementor connection = session.getJdbcCoordinator().getLogicalConnection();
+    if (!connection.isPhysicallyConnected()) {
+      return true;
+    }
+    try {
+      return !connection.getPhysicalConnection().getAutoCommit();
+    } catch (SQLException | RuntimeException unknown) {
+      return true;
+    }
   }
 
   private @Nullable TenantGuard guardFor(EntityPersister persister, SharedSessionContractImplementor session) {
