@@ -290,13 +290,9 @@ public final class Table {
     }
   }
 
+  /** The first empty slot of {@code bucket}, or -1. */
   private int freeSlot(long bucket) {
-    for (int j = 0; j < bucketSize; j++) {
-      if (slot(bucket, j) == 0) {
-        return j;
-      }
-    }
-    return -1;
+    return slotOf(bucket, 0);
   }
 
   /** Writes one slot of one bucket inside an odd stamp of that bucket (see Concurrency). */
@@ -424,21 +420,43 @@ public final class Table {
 
   /** Clears one copy of {@code fp} from either bucket; false if neither holds it. */
   boolean delete(long fp, long b1, long b2) {
-    for (int j = 0; j < bucketSize; j++) {
-      if (slot(b1, j) == fp) {
-        writeStamped(b1, j, fp, 0);
-        items--;
-        return true;
-      }
+    int j = slotOf(b1, fp);
+    if (j >= 0) {
+      writeStamped(b1, j, fp, 0);
+      items--;
+      return true;
     }
-    for (int j = 0; j < bucketSize; j++) {
-      if (slot(b2, j) == fp) {
-        writeStamped(b2, j, fp, 0);
-        items--;
-        return true;
-      }
+    j = slotOf(b2, fp);
+    if (j >= 0) {
+      writeStamped(b2, j, fp, 0);
+      items--;
+      return true;
     }
     return false;
+  }
+
+  /**
+   * The first slot of {@code bucket} holding {@code fp} (0: the first empty one), or -1. SWAR on
+   * x = window ^ fp·lows: the lowest lane flagged by (x − lows) &amp; ~x &amp; highs is exactly the
+   * lowest zero lane of x (a borrow starts only at a zero lane, so it can flag lanes above the
+   * first match, never below it).
+   */
+  private int slotOf(long bucket, long fp) {
+    long rep = fp * lows;
+    long p = bucket * bucketBits;
+    long x = window(p) ^ rep;
+    long z = (x - lows) & ~x & highs;
+    if (z != 0) {
+      return Long.numberOfTrailingZeros(z) / fingerprintBits;
+    }
+    if (windows == 2) {
+      x = window(p + windowBits) ^ rep;
+      z = (x - lows) & ~x & highs;
+      if (z != 0) {
+        return bucketSize / 2 + Long.numberOfTrailingZeros(z) / fingerprintBits;
+      }
+    }
+    return -1;
   }
 
   long slots() {
