@@ -20,9 +20,10 @@ import java.util.Objects;
  * Storage is about {@code f / 0.95} bits per key at the sized capacity ({@code f} the fingerprint
  * width), for any capacity, with no object per key.
  *
- * <p>Thread safety: every method may be called from any number of threads. Lookups take no lock
- * and never miss a fingerprint that a concurrent insert is moving; writers are serialised by one
- * lock per filter. All operations are linearizable against a multiset of fingerprints.
+ * <p>Thread safety: every method may be called from any number of threads. Lookups
+ * ({@code mightContain}) take no lock and never miss a fingerprint that a concurrent insert is
+ * moving; writers, and {@code count}, are serialised by one lock per filter. All operations are
+ * linearizable against a multiset of fingerprints.
  *
  * <pre>{@code
  * CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())

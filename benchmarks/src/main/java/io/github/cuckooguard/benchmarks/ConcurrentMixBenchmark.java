@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
@@ -29,6 +30,13 @@ import org.openjdk.jmh.infra.ThreadParams;
  * the load stays at 0.9 of capacity (85.5 % of the slots), kick paths happen, and every remove is
  * of a key whose add happened. Readers probe at a 50 % positive share, their positives drawn from
  * the base, so their {@code found} counter must stay at or above half the lookups.
+ *
+ * <p>{@code writerPause} sets the write rate: after each operation the writer burns that many
+ * {@link Blackhole#consumeCPU} tokens outside the filter. 0 is a writer that does nothing else (the
+ * worst case: millions of writes a second); the others are a busy but real cache's churn. The
+ * writer's own score (ns per add + remove, pause included) gives the rate that was reached.
+ * Whatever the filter does, its readers pay for sharing cache lines with the writer: every write
+ * takes a line away from the reader's cache, and the reader's next read of it misses.
  *
  * <p>Only thread-safe filters that delete take part: ours and CuckooFilter4J.
  */
@@ -47,6 +55,10 @@ public class ConcurrentMixBenchmark {
   /** The capacity the filter is sized for. */
   @Param({"1000000"})
   public int n;
+
+  /** Blackhole tokens the writer burns between its operations (0: back to back). */
+  @Param({"0", "256", "4096"})
+  public int writerPause;
 
   FilterAdapter filter;
   long[] probes;
@@ -116,6 +128,7 @@ public class ConcurrentMixBenchmark {
     if (!added || !removed) {
       throw new IllegalStateException(impl + ": add " + added + ", remove " + removed + " at step " + step);
     }
+    Blackhole.consumeCPU(writerPause);
     return added;
   }
 

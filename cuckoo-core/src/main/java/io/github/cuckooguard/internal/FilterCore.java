@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
  */
-public final class FilterCore {
+public final class FilterCore extends FilterCorePadTail {
 
   /** Sub-filters at most, as RedisBloom's default {@code cf-max-expansions}. */
   public static final int MAX_SUB_FILTERS = 32;
@@ -25,17 +25,7 @@ public final class FilterCore {
   public static final int RESULT_EXISTS = 0;
   public static final int RESULT_FULL = -1;
 
-  final int fingerprintBits;
-  final int bucketSize;
-  final int localBuckets;
-  final int maxKicks;
-  final int expansion;
-  final long seed;
-  private final long slotMask;
-  private final int half;
   private final ReentrantLock lock = new ReentrantLock();
-
-  private volatile Table[] tables;
   private volatile long items;
   private volatile long deletes;
 
@@ -45,15 +35,7 @@ public final class FilterCore {
   }
 
   FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes) {
-    this.fingerprintBits = f;
-    this.bucketSize = b;
-    this.localBuckets = n;
-    this.maxKicks = maxKicks;
-    this.expansion = expansion;
-    this.seed = seed;
-    this.slotMask = (1L << f) - 1;
-    this.half = n >>> 1;
-    this.tables = tables;
+    super(f, b, n, maxKicks, expansion, seed, tables);
     this.items = items;
     this.deletes = deletes;
   }
@@ -83,12 +65,17 @@ public final class FilterCore {
     long fp = Table.fingerprint(hash, slotMask);
     int l1 = Table.primaryIndex(hash, localBuckets);
     int l2 = Table.altIndex(l1, fp, localBuckets, half);
-    int c = 0;
-    for (Table t : tables) {
-      long base = t.segmentBase(hash);
-      c += t.count(fp, base + l1, base + l2);
+    lock.lock(); // exact: see Table.count
+    try {
+      int c = 0;
+      for (Table t : tables) {
+        long base = t.segmentBase(hash);
+        c += t.count(fp, base + l1, base + l2);
+      }
+      return c;
+    } finally {
+      lock.unlock();
     }
-    return c;
   }
 
   // ---- writes ----
@@ -283,5 +270,52 @@ public final class FilterCore {
 
   long itemsRaw() {
     return items;
+  }
+}
+
+/*
+ * Field layout of FilterCore, against false sharing (as Table's): lookups read FilterCoreFields;
+ * the writer writes items, deletes and the lock's state. Superclass fields are laid out first.
+ */
+
+/** Padding before the fields lookups read. */
+@SuppressWarnings("unused")
+abstract class FilterCorePadHead {
+  int p00;
+  long p01, p02, p03, p04, p05, p06, p07, p08;
+}
+
+/** What lookups read; {@code tables} changes only when the filter grows. */
+abstract class FilterCoreFields extends FilterCorePadHead {
+  final int fingerprintBits;
+  final int bucketSize;
+  final int localBuckets;
+  final int maxKicks;
+  final int expansion;
+  final long seed;
+  final long slotMask;
+  final int half;
+  volatile Table[] tables;
+
+  FilterCoreFields(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables) {
+    this.fingerprintBits = f;
+    this.bucketSize = b;
+    this.localBuckets = n;
+    this.maxKicks = maxKicks;
+    this.expansion = expansion;
+    this.seed = seed;
+    this.slotMask = (1L << f) - 1;
+    this.half = n >>> 1;
+    this.tables = tables;
+  }
+}
+
+/** Padding between the fields lookups read and the fields writers write. */
+@SuppressWarnings("unused")
+abstract class FilterCorePadTail extends FilterCoreFields {
+  long q01, q02, q03, q04, q05, q06, q07, q08;
+
+  FilterCorePadTail(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables) {
+    super(f, b, n, maxKicks, expansion, seed, tables);
   }
 }

@@ -34,45 +34,37 @@ import java.lang.invoke.VarHandle;
  *   and then executed from its free end backwards, each step copying a fingerprint into its new
  *   slot before the slot it came from is overwritten, so every fingerprint is in one of its two
  *   buckets at every instant. That alone does not protect a reader that read bucket A before a
- *   fingerprint arrived there and bucket B after it left, so every write is also bracketed by
+ *   fingerprint arrived there and bucket B after it left, so such writes are bracketed by
  *   striped sequence stamps (a seqlock): the writer makes the stamps of the buckets it writes odd
  *   (for a kick, every bucket on the path), writes, then makes them even again. A reader
  *   re-checks the two stamps it read before the buckets and retries if either was odd or changed,
- *   whatever it found: a match too, since a slot that spans two words (f not dividing 64) is
- *   written with two stores and could be read half-written; count validates the same way.
- *   Plain inserts and deletes need the stamps too, not only kicks: keys K and J that share a
- *   fingerprint and a bucket pair but have opposite primary buckets are indistinguishable in the
- *   table, so add(J) into A followed by remove(J), which searches J's primary B first and clears
- *   the copy there, moves "K's" copy from B to A. A reader of K that read A before the add and B
- *   after the remove would miss K although K was never removed
- *   (CollidingKeyChurnHidesNoResidentKeyTest).
+ *   whatever it found.
+ *
+ *   Which plain writes need stamps. Keys K and J that share a fingerprint and a bucket pair but
+ *   have opposite primary buckets are indistinguishable in the table, so add(J) into A followed
+ *   by remove(J), which searches J's primary B first and clears the copy there, moves "K's" copy
+ *   from B to A (CollidingKeyChurnHidesNoResidentKeyTest). Every such hiding move starts with a
+ *   put of fp into the pair while the pair already holds fp, so:
+ *     - a kick is stamped (it moves fingerprints);
+ *     - an add is stamped if either bucket of the pair already holds fp;
+ *     - a write into a slot that spans two words (f not dividing 64) is stamped, since it takes
+ *       two stores and a half-written slot could match another fingerprint
+ *       (NoPhantomFingerprintFromAHalfWrittenSlotTest);
+ *     - every other add, and every delete, is a single-word store without stamps.
+ *   Why a negative answer stays linearizable: let P be the first put of fp into the pair after
+ *   the reader's first bucket read. If P comes before its last read and is stamped, the reader
+ *   retries. If it is unstamped, the pair held no fp just before P: that instant is the answer's
+ *   linearization point. If there is no such P, copies only disappeared in between, and the
+ *   instant of the last read sees none in either bucket. Not bracketing deletes and most adds
+ *   matters for readers beside a writer: each stamp write takes a cache line away from them.
+ *   count is exact under the owner's lock (FilterCore); unlocked, an unstamped delete from A and
+ *   an add into B between its two reads would count one copy twice.
  * </pre>
  */
-public final class Table {
+public final class Table extends TablePadTail {
 
   private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final long MIX = 0x9E3779B97F4A7C15L;
-  private static final int STAMP_STRIPES = 1024;
-
-  final int fingerprintBits;
-  final int bucketSize;
-  final int localBuckets;
-  final int segments;
-  final long totalBuckets;
-  final long[] data;
-
-  private final int bucketBits;
-  private final long slotMask;
-  private final int half;
-  private final int windows;
-  private final int windowBits;
-  private final long windowMask;
-  /** Buckets tile 64-bit words exactly (b·f divides 64): a window is one word read. */
-  private final boolean aligned;
-  private final long lows;
-  private final long highs;
-  private final long[] stamps;
-  private final int stampMask;
 
   /** Items stored in this table; written under the owner's lock. */
   long items;
@@ -96,29 +88,7 @@ public final class Table {
   }
 
   Table(int f, int b, int n, int m, int maxKicks, long[] words) {
-    this.fingerprintBits = f;
-    this.bucketSize = b;
-    this.localBuckets = n;
-    this.segments = m;
-    this.totalBuckets = (long) n * m;
-    this.bucketBits = b * f;
-    this.slotMask = (1L << f) - 1;
-    this.half = n >>> 1;
-    this.windows = bucketBits <= 64 ? 1 : 2;
-    int lanes = b / windows;
-    this.windowBits = lanes * f;
-    this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
-    this.aligned = windows == 1 && 64 % bucketBits == 0;
-    long lo = 0;
-    for (int i = 0; i < lanes; i++) {
-      lo |= 1L << (i * f);
-    }
-    this.lows = lo;
-    this.highs = lo << (f - 1);
-    this.data = words != null ? words : new long[wordCount(f, b, n, m)];
-    int stripes = (int) Math.min(STAMP_STRIPES, Long.highestOneBit(Math.max(1, totalBuckets)));
-    this.stamps = new long[stripes];
-    this.stampMask = stripes - 1;
+    super(f, b, n, m, words != null ? words : new long[wordCount(f, b, n, m)]);
     int q = maxKicks + 2;
     this.qBucket = new long[q];
     this.qBase = new long[q];
@@ -225,8 +195,8 @@ public final class Table {
    * (NoPhantomFingerprintFromAHalfWrittenSlotTest).
    */
   boolean contains(long fp, long b1, long b2) {
-    int s1 = (int) b1 & stampMask;
-    int s2 = (int) b2 & stampMask;
+    int s1 = stripe(b1);
+    int s2 = stripe(b2);
     for (; ; ) {
       long v1 = (long) LONGS.getAcquire(stamps, s1);
       long v2 = (long) LONGS.getAcquire(stamps, s2);
@@ -239,30 +209,21 @@ public final class Table {
   }
 
   /**
-   * Lock-free count of the copies of {@code fp} in the two buckets. Validated against the stamps
-   * like a negative {@link #contains}: without that, a kick moving {@code fp} between the two
-   * buckets could be counted twice or not at all (CountIsExactWhileAKickMovesTheFingerprintTest).
+   * Copies of {@code fp} in the two buckets; caller holds the owner's lock. Unlocked, a kick
+   * moving {@code fp} between the buckets could be counted twice or not at all
+   * (CountIsExactWhileAKickMovesTheFingerprintTest), and so could an unstamped delete and add.
    */
   int count(long fp, long b1, long b2) {
-    int s1 = (int) b1 & stampMask;
-    int s2 = (int) b2 & stampMask;
-    for (; ; ) {
-      long v1 = (long) LONGS.getAcquire(stamps, s1);
-      long v2 = (long) LONGS.getAcquire(stamps, s2);
-      int c = 0;
-      for (int j = 0; j < bucketSize; j++) {
-        if (slot(b1, j) == fp) {
-          c++;
-        }
-        if (slot(b2, j) == fp) {
-          c++;
-        }
+    int c = 0;
+    for (int j = 0; j < bucketSize; j++) {
+      if (slot(b1, j) == fp) {
+        c++;
       }
-      if (unchanged(s1, s2, v1, v2)) {
-        return c;
+      if (slot(b2, j) == fp) {
+        c++;
       }
-      Thread.onSpinWait();
     }
+    return c;
   }
 
   /**
@@ -295,9 +256,16 @@ public final class Table {
     return slotOf(bucket, 0);
   }
 
-  /** Writes one slot of one bucket inside an odd stamp of that bucket (see Concurrency). */
-  private void writeStamped(long bucket, int j, long oldFp, long newFp) {
-    int s = (int) bucket & stampMask;
+  /**
+   * Writes one slot of one bucket, inside an odd stamp of that bucket if {@code stamped} or if the
+   * slot spans two words (see Concurrency).
+   */
+  private void writeSlot(long bucket, int j, long oldFp, long newFp, boolean stamped) {
+    if (!stamped && !spans(bucket, j)) {
+      write(bucket, j, oldFp, newFp);
+      return;
+    }
+    int s = stripe(bucket);
     long v = stamps[s];
     LONGS.setOpaque(stamps, s, v + 1);
     VarHandle.storeStoreFence();
@@ -305,21 +273,26 @@ public final class Table {
     LONGS.setRelease(stamps, s, v + 2);
   }
 
+  private boolean spans(long bucket, int j) {
+    long pos = bucket * bucketBits + (long) j * fingerprintBits;
+    return ((int) pos & 63) + fingerprintBits > 64;
+  }
+
   /** Places {@code fp} in an empty slot of either bucket, without moving anything. */
   boolean tryPlace(long fp, long b1, long b2) {
     int j = freeSlot(b1);
-    if (j >= 0) {
-      writeStamped(b1, j, 0, fp);
-      items++;
-      return true;
+    long bucket = b1;
+    if (j < 0) {
+      j = freeSlot(b2);
+      bucket = b2;
+      if (j < 0) {
+        return false;
+      }
     }
-    j = freeSlot(b2);
-    if (j >= 0) {
-      writeStamped(b2, j, 0, fp);
-      items++;
-      return true;
-    }
-    return false;
+    boolean pairHoldsFp = slotOf(b1, fp) >= 0 || slotOf(b2, fp) >= 0;
+    writeSlot(bucket, j, 0, fp, pairHoldsFp);
+    items++;
+    return true;
   }
 
   /**
@@ -409,7 +382,7 @@ public final class Table {
   }
 
   private int mark(long bucket, int nMarked) {
-    int s = (int) bucket & stampMask;
+    int s = stripe(bucket);
     long v = stamps[s];
     if ((v & 1) == 0) {
       LONGS.setOpaque(stamps, s, v + 1);
@@ -422,13 +395,13 @@ public final class Table {
   boolean delete(long fp, long b1, long b2) {
     int j = slotOf(b1, fp);
     if (j >= 0) {
-      writeStamped(b1, j, fp, 0);
+      writeSlot(b1, j, fp, 0, false);
       items--;
       return true;
     }
     j = slotOf(b2, fp);
     if (j >= 0) {
-      writeStamped(b2, j, fp, 0);
+      writeSlot(b2, j, fp, 0, false);
       items--;
       return true;
     }
@@ -494,5 +467,89 @@ public final class Table {
       }
     }
     return true;
+  }
+}
+
+/*
+ * Field layout of Table, against false sharing: lookups read the fields of TableFields on every
+ * call; the writer writes Table.items and, through the lock, objects that may sit next to a Table
+ * in memory. Superclass fields are laid out first, so TableFields' fields start at least 64 bytes
+ * after the object's start and end at least 64 bytes before Table's own fields (JCTools' and
+ * Caffeine's padding idiom).
+ */
+
+/** Padding before the fields lookups read. */
+@SuppressWarnings("unused")
+abstract class TablePadHead {
+  int p00;
+  long p01, p02, p03, p04, p05, p06, p07, p08;
+}
+
+/** What lookups read: immutable after construction. */
+abstract class TableFields extends TablePadHead {
+
+  private static final int STAMP_STRIPES = 1024;
+  /** Unused stamps at each end of the stamp array: no neighbour object shares its lines. */
+  static final int STAMP_PAD = 8;
+
+  final int fingerprintBits;
+  final int bucketSize;
+  final int localBuckets;
+  final int segments;
+  final long totalBuckets;
+  final long[] data;
+
+  final int bucketBits;
+  final long slotMask;
+  final int half;
+  final int windows;
+  final int windowBits;
+  final long windowMask;
+  /** Buckets tile 64-bit words exactly (b·f divides 64): a window is one word read. */
+  final boolean aligned;
+  final long lows;
+  final long highs;
+  final long[] stamps;
+  final int stampMask;
+
+  TableFields(int f, int b, int n, int m, long[] words) {
+    this.fingerprintBits = f;
+    this.bucketSize = b;
+    this.localBuckets = n;
+    this.segments = m;
+    this.totalBuckets = (long) n * m;
+    this.bucketBits = b * f;
+    this.slotMask = (1L << f) - 1;
+    this.half = n >>> 1;
+    this.windows = bucketBits <= 64 ? 1 : 2;
+    int lanes = b / windows;
+    this.windowBits = lanes * f;
+    this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
+    this.aligned = windows == 1 && 64 % bucketBits == 0;
+    long lo = 0;
+    for (int i = 0; i < lanes; i++) {
+      lo |= 1L << (i * f);
+    }
+    this.lows = lo;
+    this.highs = lo << (f - 1);
+    this.data = words;
+    int stripes = (int) Math.min(STAMP_STRIPES, Long.highestOneBit(Math.max(1, totalBuckets)));
+    this.stamps = new long[stripes + 2 * STAMP_PAD];
+    this.stampMask = stripes - 1;
+  }
+
+  /** Index in {@link #stamps} of the stripe that guards {@code bucket}. */
+  final int stripe(long bucket) {
+    return ((int) bucket & stampMask) + STAMP_PAD;
+  }
+}
+
+/** Padding between the fields lookups read and the fields writers write. */
+@SuppressWarnings("unused")
+abstract class TablePadTail extends TableFields {
+  long q01, q02, q03, q04, q05, q06, q07, q08;
+
+  TablePadTail(int f, int b, int n, int m, long[] words) {
+    super(f, b, n, m, words);
   }
 }

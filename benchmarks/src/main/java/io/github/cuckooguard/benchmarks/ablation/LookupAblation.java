@@ -91,10 +91,18 @@ public final class LookupAblation {
     windowMask = bucketBits == 64 ? -1L : (1L << bucketBits) - 1;
   }
 
+  /** Field {@code name} declared by {@code type} or one of its superclasses. */
   private static Object field(Class<?> type, Object target, String name) throws ReflectiveOperationException {
-    Field field = type.getDeclaredField(name);
-    field.setAccessible(true);
-    return field.get(target);
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      try {
+        Field field = c.getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(target);
+      } catch (NoSuchFieldException notHere) {
+        // declared further up
+      }
+    }
+    throw new NoSuchFieldException(type.getName() + "." + name);
   }
 
   public static void main(String[] args) throws ReflectiveOperationException {
