@@ -54,8 +54,8 @@ import org.jspecify.annotations.Nullable;
  * when an insert fails, when the observed fpp drifts above {@link Builder#fppDriftFactor} × the
  * target (after at least {@value #MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys), on
  * {@link #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile
- * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys at the
- * same fpp, and may grow (a grown filter is rebuilt again, right-sized). Enters and leaves
+ * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with
+ * the same headroom below the threshold as the first) at the same fpp, and may grow (a grown filter is rebuilt again, right-sized). Enters and leaves
  * continue during the rebuild and never wait for it, except for two brief exclusive steps
  * (install, swap). The {@link KeySource} contract, in-flight keys included, is what makes the
  * rebuilt filter complete: read it before writing one.
@@ -119,13 +119,14 @@ public final class CuckooGuard<K> {
   private CuckooGuard(Builder<K> b) {
     this.funnel = b.funnel;
     this.name = b.name != null ? b.name : "CuckooGuard@" + Integer.toHexString(System.identityHashCode(this));
+    this.loadThreshold = Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
     this.spec = new FilterSpec(
         b.expectedInsertions > 0 ? b.expectedInsertions : AbstractFilterBuilder.DEFAULT_EXPECTED_INSERTIONS,
-        b.fpp, b.fingerprintBits, b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION, b.seed);
+        b.fpp, b.fingerprintBits, b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION, b.seed,
+        loadThreshold);
     this.keySource = b.keySource;
     this.state = new FilterState<>(spec.initial(funnel), keySource != null);
     this.listeners = new ListenerSupport(name, b.listeners);
-    this.loadThreshold = Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
     double factor = Double.isNaN(b.driftFactor) ? DEFAULT_FPP_DRIFT_FACTOR : b.driftFactor;
     this.driftLimit = factor * spec.targetFpp();
     this.scheduler = keySource == null ? null
@@ -370,7 +371,11 @@ public final class CuckooGuard<K> {
     }
 
     /**
-     * Keys the first filter is sized for, and the least any rebuilt filter is sized for.
+     * Tracked keys the guard holds without a rebuild: the first filter (and, at least, every
+     * rebuilt one) is sized so that this many keys load it to no more than the
+     * {@linkplain #rebuildLoadThreshold rebuild load threshold}, i.e. for {@code expectedInsertions
+     * × 0.95 / threshold} keys (× 1.12 at the default threshold; 0.95 is the design load of a
+     * filter's 4-slot buckets), never fewer than {@code expectedInsertions}.
      *
      * @see AbstractFilterBuilder#expectedInsertions
      */

@@ -178,7 +178,7 @@ public final class CaffeineGuard<K, V> {
       return -1;
     }
     long maximumSize = inspection.maximumSize().orElseThrow();
-    long capacity = maximumSize > Long.MAX_VALUE / 5 * 4 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 4);
+    long capacity = maximumSize > Long.MAX_VALUE / 9 * 8 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 8);
     try {
       CuckooFilter.newBuilder(funnel).expectedInsertions(capacity);
     } catch (IllegalArgumentException e) {
@@ -329,10 +329,10 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * Keys the filter is sized for. Optional for a cache with {@code maximumSize}: the filter is
-     * then sized for {@code maximumSize × 1.25}, so that a full cache (which Caffeine lets
-     * overshoot its maximum briefly) stays below the rebuild load threshold. Required for a
-     * weight-bounded or unbounded cache.
+     * Keys the guard holds without a rebuild (see {@link CuckooGuard.Builder#expectedInsertions}).
+     * Optional for a cache with {@code maximumSize}: then {@code maximumSize × 1.125}, the extra
+     * eighth for the brief overshoot Caffeine allows, so that a full cache stays below the rebuild
+     * load threshold. Required for a weight-bounded or unbounded cache.
      *
      * @throws IllegalArgumentException if not in [1, 2<sup>40</sup>]
      * @throws IllegalStateException if already set

@@ -41,6 +41,7 @@ class RebuildTriggerTest {
     // The enter that found the load past the threshold requested the rebuild (before its add).
     assertThat(loadBeforePrevious).isLessThanOrEqualTo(CuckooGuard.DEFAULT_REBUILD_LOAD_THRESHOLD);
     assertThat(loadBefore).isGreaterThan(CuckooGuard.DEFAULT_REBUILD_LOAD_THRESHOLD);
+    assertThat(k - 1).as("keys entered before the rebuild was requested: more than expected").isGreaterThan(1_000);
     long bytesBefore = guard.stats().sizeInBytes();
     assertThat(guard.stats().rebuilding()).isTrue();
     enter(guard, k++); // further enters while queued request nothing more
@@ -50,10 +51,11 @@ class RebuildTriggerTest {
 
     assertThat(listener.starts).singleElement().asString().startsWith("load factor");
     assertThat(guard.stats().size()).isEqualTo(k);
-    // Sized for 2 x size (about 1700 keys) instead of 1000 at the design load 0.95: half that
-    // load, and bytes grown by the ratio of the capacities.
+    // The first filter was sized for 1000 x 0.95 / 0.85 = 1118 keys (1000 keys stay below the
+    // threshold), the new one for 2 x size (about 1900 keys): half the design load 0.95, and
+    // bytes grown by the ratio of the capacities.
     assertThat(guard.stats().loadFactor()).isBetween(0.95 / 2 - 0.01, 0.95 / 2 + 0.005);
-    double capacityRatio = 2.0 * k / 1_000;
+    double capacityRatio = 2.0 * k / Math.ceil(1_000 * 0.95 / CuckooGuard.DEFAULT_REBUILD_LOAD_THRESHOLD);
     assertThat((double) guard.stats().sizeInBytes() / bytesBefore).isBetween(capacityRatio * 0.95,
         capacityRatio * 1.05);
     for (long key = 0; key < k; key++) {
