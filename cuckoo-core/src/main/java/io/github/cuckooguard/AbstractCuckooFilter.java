@@ -71,7 +71,10 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
    * returned cursor until a chunk {@link DumpChunk#isEnd() ends} the dump. Cursor 0 returns the
    * header; each further chunk holds at most 8 MiB. Each chunk is copied under the writer lock,
    * but the dump as a whole is a snapshot only if no writer runs between the calls: dump a
-   * quiescent filter, or use {@link #writeTo} for a consistent copy of a live one.
+   * quiescent filter, or use {@link #writeTo} for a consistent copy of a live one. Every chunk
+   * records the filter's seed and write count, and a {@link ChunkLoader} refuses a chunk taken
+   * after a write that followed the header (or a chunk of another filter's dump), so a load that
+   * completes is always a consistent snapshot; after such a refusal, dump again from cursor 0.
    *
    * @param cursor 0 to start, else the cursor of the previous chunk
    * @throws IllegalArgumentException if {@code cursor} is negative

@@ -150,6 +150,45 @@ class CorruptDumpTest {
   }
 
   @Test
+  void aChunkTakenAfterTheFilterChangedIsRejected() {
+    LongCuckooFilter live = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
+    LongStream.range(0, 170).forEach(live::add);
+    DumpChunk header = live.scanDump(0);
+    DumpChunk first = live.scanDump(header.cursor());
+    live.remove(5); // a writer between the chunks
+    DumpChunk second = live.scanDump(first.cursor());
+
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    loader.loadChunk(header);
+    loader.loadChunk(first);
+    assertThatThrownBy(() -> loader.loadChunk(second)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("taken after the filter changed").hasMessageContaining("cursor 0");
+    assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aChunkOfAnotherFiltersDumpIsRejected() {
+    LongCuckooFilter other = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(10).build();
+    LongStream.range(0, 170).forEach(other::add);
+    other.remove(3);
+    List<DumpChunk> otherChunks = DumpBytes.chunks(other);
+    assertThat(otherChunks).hasSize(chunks.size());
+    for (int index = 1; index < chunks.size(); index++) {
+      assertLoaderRejectsThenRecovers(index, otherChunks.get(index), "chunk " + index + " of a filter with another seed");
+    }
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    loader.loadChunk(chunks.get(0));
+    assertThatThrownBy(() -> loader.loadChunk(otherChunks.get(1))).hasMessageContaining("another filter");
+  }
+
+  @Test
+  void aFormatOneDumpIsRefusedSayingSo() {
+    byte[] old = new DumpBytes(stream).set(new DumpBytes(stream).at("version"), 1, 1).bytes();
+    assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(old)))
+        .isInstanceOf(IOException.class).hasMessageContaining("version 1");
+  }
+
+  @Test
   void theEndMarkerIsNotAChunk() {
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     chunks.forEach(loader::loadChunk);
@@ -174,7 +213,7 @@ class CorruptDumpTest {
   @ParameterizedTest(name = "{0} = {2}")
   @CsvSource({
       "magic, 4, 0x12345678, not a cuckoo filter dump",
-      "version, 1, 2, unsupported format version 2",
+      "version, 1, 3, unsupported format version 3",
       "scheme, 1, 0x41, hash scheme 'Axh3-64'",
       "fingerprintBits, 1, 3, fingerprint bits 3",
       "fingerprintBits, 1, 17, fingerprint bits 17",
@@ -187,6 +226,7 @@ class CorruptDumpTest {
       "buckets, 4, 33, bucket count 33",
       "items, 8, 1, item count 1 differs",
       "deletes, 8, -1, deleted count -1",
+      "writes, 8, -1, write count -1",
       "subFilterCount, 2, 0, sub-filter count 0",
       "subFilterCount, 2, 33, sub-filter count 33"})
   void headerFieldsOutOfRangeAreRejectedEvenWithValidChecksums(String field, int width, String value,

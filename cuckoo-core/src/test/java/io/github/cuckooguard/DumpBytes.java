@@ -44,7 +44,8 @@ final class DumpBytes {
       case "buckets" -> seedAt + 18;
       case "items" -> seedAt + 22;
       case "deletes" -> seedAt + 30;
-      case "subFilterCount" -> seedAt + 38;
+      case "writes" -> seedAt + 38;
+      case "subFilterCount" -> seedAt + 46;
       default -> throw new IllegalArgumentException(field);
     };
   }

@@ -18,7 +18,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * Header (also the first chunk of a scan dump)
  *   int    magic 0x434B4746 ("CKGF")
- *   byte   format version (1)
+ *   byte   format version (2)
  *   byte   length, then UTF-8 bytes: hash scheme ("xxh3-64")
  *   short  length, then UTF-8 bytes: funnel id (see Funnel.id())
  *   long   seed
@@ -29,25 +29,33 @@ import java.util.zip.CRC32C;
  *   int    buckets per segment n (even)
  *   long   items stored
  *   long   items deleted
+ *   long   writes: successful adds, removes and growths of the filter so far
  *   short  sub-filter count t (1..32)
  *   t ×    (int segments, long items)         segments of sub-filter i must be expansion^i
  *   int    CRC32C of all header bytes before it
  *
  * Stream body (writeTo): the words of each sub-filter in order (as many as the header implies),
  *   then int CRC32C of the body bytes.
- * Chunk body (scanDump cursor c &gt;= 1): int sub-filter, int first word, int word count, the words,
- *   int CRC32C of the chunk's bytes before it. Cursor c addresses global word c − 1; a chunk is
- *   returned with cursor 1 + (global first word) + (word count); chunks never span sub-filters.
+ * Chunk body (scanDump cursor c &gt;= 1): long seed, long writes (both as at the time of the
+ *   chunk), int sub-filter, int first word, int word count, the words, int CRC32C of the chunk's
+ *   bytes before it. Cursor c addresses global word c − 1; a chunk is returned with cursor
+ *   1 + (global first word) + (word count); chunks never span sub-filters.
  * </pre>
  *
  * A reader checks every field against its range, both checksums, that unused padding bits are
- * zero, and (for streams) that the stored item counts equal the occupied slots.
+ * zero, and that the stored item counts equal the occupied slots. A loader of chunks also checks
+ * that every chunk carries the header's seed and write count: a chunk of another filter, or one
+ * taken after the filter changed, would otherwise load silently, and a fingerprint that a kick
+ * moved from a not-yet-dumped bucket into an already-dumped one would be lost (a false negative).
+ * Format 1 (before the write counts) is refused with a message saying so.
  */
 public final class DumpFormat {
 
   public static final int MAGIC = 0x434B4746;
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
   public static final String HASH_SCHEME = "xxh3-64";
+  /** Bytes of a chunk before its words: seed, writes, sub-filter, first word, word count. */
+  private static final int CHUNK_HEAD = 8 + 8 + 4 + 4 + 4;
   /** Words per scan-dump chunk at most: 8 MiB of fingerprints. */
   public static final int MAX_CHUNK_WORDS = 1 << 20;
 
@@ -65,6 +73,7 @@ public final class DumpFormat {
       int localBuckets,
       long items,
       long deletes,
+      long writes,
       int[] segments,
       long[] tableItems) {
 
@@ -83,20 +92,21 @@ public final class DumpFormat {
 
   // ---- header ----
 
-  public static byte[] header(FilterCore core, Table[] tables, String funnelId, long items, long deletes) {
+  public static byte[] header(FilterCore core, Table[] tables, String funnelId, long items, long deletes,
+      long writes) {
     byte[] scheme = HASH_SCHEME.getBytes(StandardCharsets.UTF_8);
     byte[] funnel = funnelId.getBytes(StandardCharsets.UTF_8);
     if (funnel.length > Short.MAX_VALUE) {
       throw new IllegalArgumentException("funnel id is longer than " + Short.MAX_VALUE + " bytes");
     }
     ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 1 + scheme.length + 2 + funnel.length + 8 + 1 + 1
-        + 4 + 4 + 4 + 8 + 8 + 2 + tables.length * 12 + 4);
+        + 4 + 4 + 4 + 8 + 8 + 8 + 2 + tables.length * 12 + 4);
     buf.putInt(MAGIC).put((byte) VERSION);
     buf.put((byte) scheme.length).put(scheme);
     buf.putShort((short) funnel.length).put(funnel);
     buf.putLong(core.seed).put((byte) core.fingerprintBits).put((byte) core.bucketSize);
     buf.putInt(core.maxKicks).putInt(core.expansion).putInt(core.localBuckets);
-    buf.putLong(items).putLong(deletes);
+    buf.putLong(items).putLong(deletes).putLong(writes);
     buf.putShort((short) tables.length);
     for (Table t : tables) {
       buf.putInt(t.segments).putLong(t.items);
@@ -112,7 +122,8 @@ public final class DumpFormat {
       int magic = buf.getInt();
       check(magic == MAGIC, "not a cuckoo filter dump (magic %08x, expected %08x)", magic, MAGIC);
       int version = buf.get();
-      check(version == VERSION, "unsupported format version %s (this build reads %s)", version, VERSION);
+      check(version == VERSION, "unsupported format version %s (this build reads %s%s)", version, VERSION,
+          version == 1 ? "; version 1 dumps were written by an earlier snapshot build: dump the filter again" : "");
       String scheme = string(buf, buf.get() & 0xFF);
       String funnel = string(buf, buf.getShort() & 0xFFFF);
       long seed = buf.getLong();
@@ -123,6 +134,7 @@ public final class DumpFormat {
       int n = buf.getInt();
       long items = buf.getLong();
       long deletes = buf.getLong();
+      long writes = buf.getLong();
       int count = buf.getShort();
       check(count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
           "sub-filter count %s outside [1, %s]", count, FilterCore.MAX_SUB_FILTERS);
@@ -157,7 +169,9 @@ public final class DumpFormat {
       }
       check(items == sumItems, "item count %s differs from the sub-filters' sum %s", items, sumItems);
       check(deletes >= 0, "deleted count %s is negative", deletes);
-      return new Header(scheme, funnel, seed, f, b, maxKicks, expansion, n, items, deletes, segments, tableItems);
+      check(writes >= 0, "write count %s is negative", writes);
+      return new Header(scheme, funnel, seed, f, b, maxKicks, expansion, n, items, deletes, writes, segments,
+          tableItems);
     } catch (BufferUnderflowException e) {
       throw new CorruptDumpException("truncated header (" + bytes.length + " bytes)");
     }
@@ -184,7 +198,7 @@ public final class DumpFormat {
       for (int i = 0; i < ts.length; i++) {
         ws[i] = ts[i].data.clone();
       }
-      return new Object[] {ts, ws, header(core, ts, funnelId, core.itemsRaw(), core.deletes())};
+      return new Object[] {ts, ws, header(core, ts, funnelId, core.itemsRaw(), core.deletes(), core.writesRaw())};
     });
     tables = (Table[]) snap[0];
     words = (long[][]) snap[1];
@@ -238,7 +252,7 @@ public final class DumpFormat {
       }
       int stored = data.readInt();
       check(stored == (int) crc.getValue(), "data checksum mismatch: the dump is corrupt");
-      return assemble(h, tables, true);
+      return assemble(h, tables);
     } catch (EOFException e) {
       throw new CorruptDumpException("truncated dump: the stream ended early");
     }
@@ -252,7 +266,7 @@ public final class DumpFormat {
     byte[] scheme = new byte[schemeLen + 2];
     in.readFully(scheme);
     int funnelLen = ((scheme[schemeLen] & 0xFF) << 8) | (scheme[schemeLen + 1] & 0xFF);
-    byte[] rest1 = new byte[funnelLen + 8 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 2];
+    byte[] rest1 = new byte[funnelLen + 8 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 2];
     in.readFully(rest1);
     int count = ((rest1[rest1.length - 2] & 0xFF) << 8) | (rest1[rest1.length - 1] & 0xFF);
     if (count < 1 || count > FilterCore.MAX_SUB_FILTERS) {
@@ -272,21 +286,19 @@ public final class DumpFormat {
     }
   }
 
-  static FilterCore assemble(Header h, Table[] tables, boolean strictCounts) throws CorruptDumpException {
+  static FilterCore assemble(Header h, Table[] tables) throws CorruptDumpException {
     long items = 0;
     for (int i = 0; i < tables.length; i++) {
       Table t = tables[i];
       check(t.paddingIsClear(), "sub-filter %s has bits set past its last bucket: the dump is corrupt", i);
       long occupied = t.countOccupied();
-      if (strictCounts) {
-        check(occupied == h.tableItems[i],
-            "sub-filter %s holds %s fingerprints but its header says %s", i, occupied, h.tableItems[i]);
-      }
+      check(occupied == h.tableItems[i],
+          "sub-filter %s holds %s fingerprints but its header says %s", i, occupied, h.tableItems[i]);
       t.items = occupied;
       items += occupied;
     }
     return new FilterCore(h.fingerprintBits, h.bucketSize, h.localBuckets, h.maxKicks, h.expansion, h.seed,
-        tables, items, h.deletes);
+        tables, items, h.deletes, h.writes);
   }
 
   // ---- chunked form ----
@@ -296,7 +308,7 @@ public final class DumpFormat {
     return core.locked(() -> {
       Table[] ts = core.tables();
       if (cursor == 0) {
-        return new ChunkBytes(1, header(core, ts, funnelId, core.itemsRaw(), core.deletes()));
+        return new ChunkBytes(1, header(core, ts, funnelId, core.itemsRaw(), core.deletes(), core.writesRaw()));
       }
       long offset = cursor - 1;
       long start = 0;
@@ -305,7 +317,8 @@ public final class DumpFormat {
         if (offset < start + words) {
           int first = (int) (offset - start);
           int count = (int) Math.min(MAX_CHUNK_WORDS, words - first);
-          ByteBuffer buf = ByteBuffer.allocate(12 + count * 8 + 4);
+          ByteBuffer buf = ByteBuffer.allocate(CHUNK_HEAD + count * 8 + 4);
+          buf.putLong(core.seed).putLong(core.writesRaw());
           buf.putInt(i).putInt(first).putInt(count);
           for (int k = 0; k < count; k++) {
             buf.putLong(ts[i].data[first + k]);
@@ -349,16 +362,27 @@ public final class DumpFormat {
         return;
       }
       check(table < words.length, "chunk at cursor %s arrived after the dump was complete", cursor);
-      check(bytes.length >= 16 && (bytes.length - 16) % 8 == 0, "chunk of %s bytes is malformed", bytes.length);
+      check(bytes.length >= CHUNK_HEAD + 4 && (bytes.length - CHUNK_HEAD - 4) % 8 == 0,
+          "chunk of %s bytes is malformed", bytes.length);
       ByteBuffer buf = ByteBuffer.wrap(bytes);
+      long seed = buf.getLong();
+      long writes = buf.getLong();
       int t = buf.getInt();
       int first = buf.getInt();
       int count = buf.getInt();
       check(buf.getInt(bytes.length - 4) == crc(bytes, 0, bytes.length - 4),
           "chunk checksum mismatch at cursor %s: the chunk is corrupt", cursor);
+      check(seed == header.seed,
+          "chunk at cursor %s belongs to the dump of another filter (seed %s, this dump's header has %s):"
+              + " load the chunks of one dump only", cursor, seed, header.seed);
+      check(writes == header.writes,
+          "chunk at cursor %s was taken after the filter changed (%s writes, %s when the header was"
+              + " taken): a scan dump is a snapshot only while nothing writes to the filter. Dump it again"
+              + " from cursor 0 while no writer runs, or use writeTo for a consistent copy of a live filter",
+          cursor, writes, header.writes);
       check(t == table && first == word,
           "chunk out of order: got sub-filter %s word %s, expected sub-filter %s word %s", t, first, table, word);
-      check(count > 0 && count == (bytes.length - 16) / 8 && first + (long) count <= words[t].length,
+      check(count > 0 && count == (bytes.length - CHUNK_HEAD - 4) / 8 && first + (long) count <= words[t].length,
           "chunk word count %s does not fit sub-filter %s", count, t);
       check(cursor == 1 + globalWord + count,
           "cursor %s does not match the chunk (expected %s)", cursor, 1 + globalWord + count);
@@ -382,8 +406,8 @@ public final class DumpFormat {
         tables[i] = new Table(header.fingerprintBits, header.bucketSize, header.localBuckets,
             header.segments[i], header.maxKicks, words[i]);
       }
-      // A scan dump of a filter under concurrent writes is fuzzy; trust the slots, not the counts.
-      return assemble(header, tables, false);
+      // every chunk carried the header's write count: one snapshot, whose counts must agree
+      return assemble(header, tables);
     }
   }
 

@@ -47,16 +47,20 @@ public final class FilterCore extends FilterCorePadTail {
    */
   private volatile long items;
   private volatile long deletes;
+  /** Successful adds and removes (and growths) so far; under the lock. Dumps compare it. */
+  private long writes;
 
   public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed) {
     this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed,
-        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0);
+        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0, 0);
   }
 
-  FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes) {
+  FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes,
+      long writes) {
     super(f, b, n, maxKicks, expansion, seed, tables);
     this.items = items;
     this.deletes = deletes;
+    this.writes = writes;
   }
 
   // ---- lookups (lock-free) ----
@@ -131,6 +135,7 @@ public final class FilterCore extends FilterCorePadTail {
       long base = t.segmentBase(hash);
       if (t.tryPlace(fp, base + l1, base + l2)) {
         ITEMS.setRelease(this, items + 1);
+        writes++;
         return true;
       }
     }
@@ -138,6 +143,7 @@ public final class FilterCore extends FilterCorePadTail {
     long base = last.segmentBase(hash);
     if (last.kickInsert(fp, base + l1, base + l2, base)) {
       ITEMS.setRelease(this, items + 1);
+      writes++;
       return true;
     }
     Table grown = grow(ts);
@@ -147,6 +153,7 @@ public final class FilterCore extends FilterCorePadTail {
     base = grown.segmentBase(hash);
     if (grown.tryPlace(fp, base + l1, base + l2)) {
       ITEMS.setRelease(this, items + 1);
+      writes++;
       return true;
     }
     return false;
@@ -171,6 +178,7 @@ public final class FilterCore extends FilterCorePadTail {
     Table[] next = Arrays.copyOf(ts, ts.length + 1);
     next[ts.length] = t;
     tables = next;
+    writes++;
     return t;
   }
 
@@ -188,6 +196,7 @@ public final class FilterCore extends FilterCorePadTail {
         if (t.delete(fp, base + l1, base + l2)) {
           ITEMS.setRelease(this, items - 1);
           DELETES.setRelease(this, deletes + 1);
+          writes++;
           return true;
         }
       }
@@ -289,6 +298,11 @@ public final class FilterCore extends FilterCorePadTail {
 
   long itemsRaw() {
     return items;
+  }
+
+  /** Writes so far; call under the lock ({@link #locked}). */
+  long writesRaw() {
+    return writes;
   }
 }
 
