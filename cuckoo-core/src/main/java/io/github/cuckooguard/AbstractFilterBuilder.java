@@ -97,6 +97,13 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
    * Bits per fingerprint, instead of deriving them from {@link #fpp}: 8 ≈ 3 %, 12 ≈ 0.2 %,
    * 16 ≈ 0.01 % at b = 4 and full load.
    *
+   * <p>Below 8 bits large tables cannot reach the design load: the alternate bucket depends on the
+   * fingerprint only, so it takes just 2<sup>f</sup> − 1 offsets. Lowest load at the first failed
+   * insert over 5 seeds, 10<sup>6</sup> keys: 0.71 (f = 4), 0.91 (5), 0.93 (6), 0.95 (7), 0.956 (8)
+   * at b = 4; 0.26, 0.62, 0.71, 0.84, 0.86 at b = 2; 0.92, 0.96, 0.97, 0.98, 0.985 at b = 8. With
+   * {@code expansion(0)} such a filter rejects adds before {@link #expectedInsertions}; with the
+   * default expansion it grows a sub-filter instead.
+   *
    * @param fingerprintBits in [4, 16]
    */
   public B fingerprintBits(int fingerprintBits) {
