@@ -22,8 +22,12 @@ import java.util.Objects;
  *
  * <p>Thread safety: every method may be called from any number of threads. Lookups
  * ({@code mightContain}) take no lock and never miss a fingerprint that a concurrent insert is
- * moving; writers, and {@code count}, are serialised by one lock per filter. All operations are
- * linearizable against a multiset of fingerprints.
+ * moving; writers, and {@code count}, are serialised by one lock per filter. While the filter has
+ * one sub-filter, all operations are linearizable against a multiset of fingerprints. Once it has
+ * grown, each sub-filter is read as its own snapshot: a key that was added and not removed is
+ * still never reported absent, but the answer for a key that was never added (a possible false
+ * positive) can be false at an instant when a concurrent add and remove move a shared fingerprint
+ * between sub-filters, although no sequential order of those calls gives false.
  *
  * <pre>{@code
  * CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())

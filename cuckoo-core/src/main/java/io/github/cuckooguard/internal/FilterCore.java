@@ -14,7 +14,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Growth: table {@code t} has {@code expansion^t} segments of {@code n} buckets each (all
  * tables share {@code n}, see {@link Table}). An add tries an empty slot in every table, oldest
  * first, then a kick path in the newest table, then appends a table if {@code expansion > 0}.
- * A delete looks newest first (as RedisBloom's CF.DEL).
+ * A delete looks newest first (as RedisBloom's CF.DEL). A lookup reads newest first too and
+ * validates each table on its own: no resident key is missed (the copies of a fingerprint in a
+ * key's locations cannot all leave a table before the reader reaches it while the key stays),
+ * but a fingerprint that an add puts into a newer table already read while a remove clears it
+ * from an older one is seen in neither, so for a never-added key the answer is not always
+ * linearizable (found in review, reproduced with Lincheck; see CuckooFilter's class comment).
  *
  * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
  */
