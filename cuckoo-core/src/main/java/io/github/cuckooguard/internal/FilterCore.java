@@ -15,8 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * tables share {@code n}, see {@link Table}). An add tries an empty slot in every table, oldest
  * first, then a kick path in the newest table, then appends a table if {@code expansion > 0}.
  * A delete looks newest first (as RedisBloom's CF.DEL). A lookup reads newest first too and
- * validates each table on its own: no resident key is missed (the copies of a fingerprint in a
- * key's locations cannot all leave a table before the reader reaches it while the key stays),
+ * validates each table on its own: no resident key is missed (argued for two tables by counting
+ * the copies of a fingerprint in a key's locations, which cannot all leave the older table
+ * while the key stays; for more tables shown only by the model-based and churn tests),
  * but a fingerprint that an add puts into a newer table already read while a remove clears it
  * from an older one is seen in neither, so for a never-added key the answer is not always
  * linearizable (found in review, reproduced with Lincheck; see CuckooFilter's class comment).
