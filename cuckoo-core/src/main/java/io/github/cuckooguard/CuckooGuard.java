@@ -56,8 +56,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile
  * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with
  * the same headroom below the threshold as the first) at the same fpp, and may grow (a grown
- * filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and never wait for it, except for two brief exclusive steps
- * (install, swap). The {@link KeySource} contract, in-flight keys included, is what makes the
+ * filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and
+ * never wait for it, except for two brief exclusive steps (install, swap). The {@link KeySource} contract, in-flight keys included, is what makes the
  * rebuilt filter complete: read it before writing one.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
