@@ -57,8 +57,9 @@ import org.jspecify.annotations.Nullable;
  * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with
  * the same headroom below the threshold as the first) at the same fpp, and may grow (a grown
  * filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and
- * never wait for it, except for two brief exclusive steps (install, swap). The {@link KeySource} contract, in-flight keys included, is what makes the
- * rebuilt filter complete: read it before writing one.
+ * never wait for it, except for two brief exclusive steps (install, swap). The {@link KeySource}
+ * contract, in-flight keys included, is what makes the rebuilt filter complete: read it before
+ * writing one.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
  * lock; {@link #keyEntered} and {@link #keyLeft} take the shared side of a read-write lock and run
