@@ -193,10 +193,10 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   /**
    * Reads a filter written by {@link #writeTo}. Every header field is range-checked and both
-   * checksums verified, so damaged input fails with an {@link IOException}; but the tables are
-   * allocated as the header describes before the body is read, so a crafted header with valid
-   * checksums can demand up to the largest Java array per sub-filter. Read dumps from sources
-   * you trust (the same holds for {@link #loader}).
+   * checksums verified, so damaged input fails with an {@link IOException}. Memory is allocated
+   * as the body arrives (at most 64 MiB per sub-filter ahead of it), so a header that declares
+   * huge tables fails as truncated instead of exhausting the heap (the same holds for
+   * {@link #loader}).
    *
    * @param funnel the funnel it was written with (checked by {@link Funnel#id()})
    * @throws IOException if the stream fails, or the data is truncated, corrupt (checksums), of an

@@ -188,6 +188,28 @@ class CorruptDumpTest {
         .isInstanceOf(IOException.class).hasMessageContaining("version 1");
   }
 
+  /**
+   * A checksum-valid header that declares sub-filters of 2^31 − 2 buckets (about 11 GB each, more
+   * than the test JVM's heap) followed by the original, small body: rejected as truncated, while
+   * only the words really supplied are allocated (plus at most DumpFormat.EAGER_WORDS per
+   * sub-filter), instead of an OutOfMemoryError on the declared size.
+   */
+  @Test
+  void aHeaderDeclaringHugeTablesCostsOnlyTheBytesSupplied() {
+    DumpBytes huge = new DumpBytes(stream);
+    huge.set(huge.at("buckets"), 4, Integer.MAX_VALUE - 1);
+    assertThatThrownBy(huge::read).isInstanceOf(IOException.class).hasMessageContaining("truncated");
+
+    ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+    loader.loadChunk(new DumpChunk(1, Arrays.copyOf(huge.bytes(), huge.headerLength())));
+    // the original first chunk fits the declared (larger) first sub-filter, but is not all of it
+    loader.loadChunk(chunks.get(1));
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(2))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("out of order");
+    assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("incomplete");
+  }
+
   @Test
   void theEndMarkerIsNotAChunk() {
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -54,6 +55,14 @@ public final class DumpFormat {
   public static final int MAGIC = 0x434B4746;
   public static final int VERSION = 2;
   public static final String HASH_SCHEME = "xxh3-64";
+  /**
+   * Words of a sub-filter allocated before its data arrives; larger tables grow (doubling) as it
+   * does, so a header that declares a huge table (a corrupt or crafted dump whose checksum holds)
+   * costs memory only for the bytes really supplied, not the gigabytes it claims. 8 Mi words =
+   * 64 MiB: a filter of up to ~33 M keys at 16 bits is read with one allocation per sub-filter.
+   */
+  static final int EAGER_WORDS = 1 << 23;
+
   /** Bytes of a chunk before its words: seed, writes, sub-filter, first word, word count. */
   private static final int CHUNK_HEAD = 8 + 8 + 4 + 4 + 4;
   /** Words per scan-dump chunk at most: 8 MiB of fingerprints. */
@@ -237,9 +246,13 @@ public final class DumpFormat {
       CRC32C crc = new CRC32C();
       byte[] buf = new byte[8 * 1024];
       for (int i = 0; i < tables.length; i++) {
-        long[] words = new long[(int) h.words(i)];
+        int total = (int) h.words(i);
+        long[] words = new long[Math.min(total, EAGER_WORDS)];
         int w = 0;
-        while (w < words.length) {
+        while (w < total) {
+          if (w == words.length) {
+            words = Arrays.copyOf(words, (int) Math.min(total, 2L * words.length));
+          }
           int n = Math.min(buf.length / 8, words.length - w);
           data.readFully(buf, 0, n * 8);
           crc.update(buf, 0, n * 8);
@@ -353,12 +366,8 @@ public final class DumpFormat {
         check(cursor == 1, "the first chunk must be the header (cursor 1), got cursor %s", cursor);
         Header h = parseHeader(bytes);
         checkFunnel(h, funnelId);
-        long[][] ws = new long[h.segments.length][];
-        for (int i = 0; i < ws.length; i++) {
-          ws[i] = new long[(int) h.words(i)];
-        }
         header = h;
-        words = ws;
+        words = new long[h.segments.length][];
         return;
       }
       check(table < words.length, "chunk at cursor %s arrived after the dump was complete", cursor);
@@ -382,17 +391,25 @@ public final class DumpFormat {
           cursor, writes, header.writes);
       check(t == table && first == word,
           "chunk out of order: got sub-filter %s word %s, expected sub-filter %s word %s", t, first, table, word);
-      check(count > 0 && count == (bytes.length - CHUNK_HEAD - 4) / 8 && first + (long) count <= words[t].length,
+      long total = header.words(t);
+      check(count > 0 && count == (bytes.length - CHUNK_HEAD - 4) / 8 && first + (long) count <= total,
           "chunk word count %s does not fit sub-filter %s", count, t);
       check(cursor == 1 + globalWord + count,
           "cursor %s does not match the chunk (expected %s)", cursor, 1 + globalWord + count);
       long[] dst = words[t];
+      if (dst == null || dst.length < first + count) {
+        // allocated as the words arrive (see EAGER_WORDS)
+        long size = Math.min(total, Math.max(first + (long) count,
+            dst == null ? Math.min(total, EAGER_WORDS) : 2L * dst.length));
+        dst = dst == null ? new long[(int) size] : Arrays.copyOf(dst, (int) size);
+        words[t] = dst;
+      }
       for (int k = 0; k < count; k++) {
         dst[first + k] = buf.getLong();
       }
       word += count;
       globalWord += count;
-      if (word == dst.length) {
+      if (word == total) {
         table++;
         word = 0;
       }
