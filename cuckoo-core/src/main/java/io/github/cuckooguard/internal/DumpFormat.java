@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The binary form of a filter, shared by {@code writeTo}/{@code readFrom} (one stream) and
@@ -61,7 +62,7 @@ public final class DumpFormat {
    * costs memory only for the bytes really supplied, not the gigabytes it claims. 8 Mi words =
    * 64 MiB: a filter of up to ~33 M keys at 16 bits is read with one allocation per sub-filter.
    */
-  static final int EAGER_WORDS = 1 << 23;
+  private static final int EAGER_WORDS = 1 << 23;
 
   /** Bytes of a chunk before its words: seed, writes, sub-filter, first word, word count. */
   private static final int CHUNK_HEAD = 8 + 8 + 4 + 4 + 4;
@@ -101,8 +102,8 @@ public final class DumpFormat {
 
   // ---- header ----
 
-  public static byte[] header(FilterCore core, Table[] tables, String funnelId, long items, long deletes,
-      long writes) {
+  /** The header of {@code core} with {@code tables}; call under the writer lock. */
+  public static byte[] header(FilterCore core, Table[] tables, String funnelId) {
     byte[] scheme = HASH_SCHEME.getBytes(StandardCharsets.UTF_8);
     byte[] funnel = funnelId.getBytes(StandardCharsets.UTF_8);
     if (funnel.length > Short.MAX_VALUE) {
@@ -115,7 +116,7 @@ public final class DumpFormat {
     buf.putShort((short) funnel.length).put(funnel);
     buf.putLong(core.seed).put((byte) core.fingerprintBits).put((byte) core.bucketSize);
     buf.putInt(core.maxKicks).putInt(core.expansion).putInt(core.localBuckets);
-    buf.putLong(items).putLong(deletes).putLong(writes);
+    buf.putLong(core.itemsRaw()).putLong(core.deletes()).putLong(core.writesRaw());
     buf.putShort((short) tables.length);
     for (Table t : tables) {
       buf.putInt(t.segments).putLong(t.items);
@@ -207,7 +208,7 @@ public final class DumpFormat {
       for (int i = 0; i < ts.length; i++) {
         ws[i] = ts[i].data.clone();
       }
-      return new Object[] {ts, ws, header(core, ts, funnelId, core.itemsRaw(), core.deletes(), core.writesRaw())};
+      return new Object[] {ts, ws, header(core, ts, funnelId)};
     });
     tables = (Table[]) snap[0];
     words = (long[][]) snap[1];
@@ -247,12 +248,10 @@ public final class DumpFormat {
       byte[] buf = new byte[8 * 1024];
       for (int i = 0; i < tables.length; i++) {
         int total = (int) h.words(i);
-        long[] words = new long[Math.min(total, EAGER_WORDS)];
+        long[] words = null;
         int w = 0;
         while (w < total) {
-          if (w == words.length) {
-            words = Arrays.copyOf(words, (int) Math.min(total, 2L * words.length));
-          }
+          words = room(words, w + 1, total);
           int n = Math.min(buf.length / 8, words.length - w);
           data.readFully(buf, 0, n * 8);
           crc.update(buf, 0, n * 8);
@@ -321,7 +320,7 @@ public final class DumpFormat {
     return core.locked(() -> {
       Table[] ts = core.tables();
       if (cursor == 0) {
-        return new ChunkBytes(1, header(core, ts, funnelId, core.itemsRaw(), core.deletes(), core.writesRaw()));
+        return new ChunkBytes(1, header(core, ts, funnelId));
       }
       long offset = cursor - 1;
       long start = 0;
@@ -396,14 +395,8 @@ public final class DumpFormat {
           "chunk word count %s does not fit sub-filter %s", count, t);
       check(cursor == 1 + globalWord + count,
           "cursor %s does not match the chunk (expected %s)", cursor, 1 + globalWord + count);
-      long[] dst = words[t];
-      if (dst == null || dst.length < first + count) {
-        // allocated as the words arrive (see EAGER_WORDS)
-        long size = Math.min(total, Math.max(first + (long) count,
-            dst == null ? Math.min(total, EAGER_WORDS) : 2L * dst.length));
-        dst = dst == null ? new long[(int) size] : Arrays.copyOf(dst, (int) size);
-        words[t] = dst;
-      }
+      long[] dst = room(words[t], first + (long) count, total);
+      words[t] = dst;
       for (int k = 0; k < count; k++) {
         dst[first + k] = buf.getLong();
       }
@@ -429,6 +422,18 @@ public final class DumpFormat {
   }
 
   // ---- helpers ----
+
+  /**
+   * {@code words} (null: none yet) with room for at least {@code needed} of a sub-filter's
+   * {@code total} words: {@link #EAGER_WORDS} at first, then doubling, never more than total.
+   */
+  private static long[] room(long @Nullable [] words, long needed, long total) {
+    if (words != null && words.length >= needed) {
+      return words;
+    }
+    long size = Math.min(total, Math.max(needed, words == null ? EAGER_WORDS : 2L * words.length));
+    return words == null ? new long[(int) size] : Arrays.copyOf(words, (int) size);
+  }
 
   static int crc(byte[] bytes, int from, int to) {
     CRC32C crc = new CRC32C();

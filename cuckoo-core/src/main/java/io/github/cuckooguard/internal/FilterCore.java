@@ -140,17 +140,13 @@ public final class FilterCore extends FilterCorePadTail {
     for (Table t : ts) {
       long base = t.segmentBase(hash);
       if (t.tryPlace(fp, base + l1, base + l2)) {
-        ITEMS.setRelease(this, items + 1);
-        writes++;
-        return true;
+        return stored();
       }
     }
     Table last = ts[ts.length - 1];
     long base = last.segmentBase(hash);
     if (last.kickInsert(fp, base + l1, base + l2, base)) {
-      ITEMS.setRelease(this, items + 1);
-      writes++;
-      return true;
+      return stored();
     }
     Table grown = grow(ts);
     if (grown == null) {
@@ -158,11 +154,16 @@ public final class FilterCore extends FilterCorePadTail {
     }
     base = grown.segmentBase(hash);
     if (grown.tryPlace(fp, base + l1, base + l2)) {
-      ITEMS.setRelease(this, items + 1);
-      writes++;
-      return true;
+      return stored();
     }
     return false;
+  }
+
+  /** Counts a fingerprint just stored; returns true for addLocked. */
+  private boolean stored() {
+    ITEMS.setRelease(this, items + 1);
+    writes++;
+    return true;
   }
 
   /** Appends a sub-filter if expansion allows; null if the filter cannot grow. */
