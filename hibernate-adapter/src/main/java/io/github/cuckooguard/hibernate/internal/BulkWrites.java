@@ -172,7 +172,7 @@ final class BulkWrites {
     public void end() {
       ended = true;
       LogicalConnectionImplementor connection = session.getJdbcCoordinator().getLogicalConnection();
-      if (!connection.isPhysicallyConnected() || autoCommit(connection)) {
+      if (!connection.isPhysicallyConnected() || Boolean.TRUE.equals(autoCommit(connection))) {
         releaseOnce(); // given back, never taken, or committed as it ran: visible now
       } else if (connection instanceof LogicalConnectionProvidedImpl) {
         // the application's own connection, with auto-commit off: only the application knows
@@ -198,19 +198,26 @@ final class BulkWrites {
       }
     }
 
-    private static boolean autoCommit(LogicalConnectionImplementor connection) {
-      try {
-        return connection.getPhysicalConnection().getAutoCommit();
-      } catch (SQLException | RuntimeException unknown) {
-        return false; // assume the later commit: waiting longer is safe
-      }
-    }
-
     private void releaseOnce() {
       if (released.compareAndSet(false, true)) {
         release(entity, 1);
         entity.markStale(reason + " (its session ended and gave its connection back)");
       }
+    }
+  }
+
+  /**
+   * Whether {@code connection} commits each statement as it runs; null if it holds no physical
+   * connection or the driver would not say. Callers pick the safe reading of null.
+   */
+  static @Nullable Boolean autoCommit(LogicalConnectionImplementor connection) {
+    if (!connection.isPhysicallyConnected()) {
+      return null;
+    }
+    try {
+      return connection.getPhysicalConnection().getAutoCommit();
+    } catch (SQLException | RuntimeException unknown) {
+      return null;
     }
   }
 

@@ -1,6 +1,5 @@
 package io.github.cuckooguard.hibernate.internal;
 
-import java.sql.SQLException;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.event.spi.PostDeleteEvent;
 import org.hibernate.event.spi.PostDeleteEventListener;
@@ -68,7 +67,10 @@ final class MembershipListener
     if (guard == null) {
       return;
     }
-    if (inTransaction(session)) {
+    // Entered whenever Hibernate reports a transaction, even on an auto-commit connection (which
+    // onPreInsert held): entering early is never wrong, and whether the connection was known at
+    // PRE_INSERT (it may be acquired in between) must not decide it.
+    if (session.isTransactionInProgress()) {
       guard.insertFlushed(keyOf(guard, event.getId(), session), session);
     }
   }
@@ -112,14 +114,9 @@ final class MembershipListener
       return false;
     }
     LogicalConnectionImplementor connection = session.getJdbcCoordinator().getLogicalConnection();
-    if (!connection.isPhysicallyConnected()) {
-      return true;
-    }
-    try {
-      return !connection.getPhysicalConnection().getAutoCommit();
-    } catch (SQLException | RuntimeException unknown) {
-      return true;
-    }
+    // not connected yet: Hibernate's transaction will acquire it with auto-commit off; a driver
+    // that will not say is read as auto-commit (the write is then held, which is safe)
+    return !connection.isPhysicallyConnected() || Boolean.FALSE.equals(BulkWrites.autoCommit(connection));
   }
 
   private @Nullable TenantGuard guardFor(EntityPersister persister, SharedSessionContractImplementor session) {
