@@ -29,16 +29,23 @@ import org.jspecify.annotations.Nullable;
  * probability near the configured fpp, which {@link #stats()} measures from
  * {@link #reportFalsePositive} reports.
  *
- * <p>Reporting rules, per key:
+ * <p>The write protocol, per key (the guard keeps the keys in flight itself):
  * <ul>
- *   <li>{@link #keyEntered} once when the key enters the set, <em>before</em> it becomes visible
- *       there; not again while it stays (a replace is not an enter).
- *   <li>{@link #keyLeft} once when it leaves, <em>after</em> it is gone, and only if its
- *       {@code keyEntered} happened.
- *   <li>Calls for one key are serialised by the caller (e.g. made inside the cache's per-key lock);
- *       calls for different keys may run concurrently.
+ *   <li><b>Enter before visible.</b> {@link #beginEnter} when the key enters the set, before it
+ *       becomes visible at the source (not again while it stays: a replace is not an enter); then
+ *       {@link PendingEnter#visible()} once the source shows it, or {@link PendingEnter#abort()}
+ *       if it never did (the write failed, the transaction rolled back).
+ *   <li><b>Leave after gone.</b> {@link #beginLeave} before the removal is issued, then
+ *       {@link PendingLeave#gone()} once the key is gone (or {@link PendingLeave#cancel()} if it
+ *       stayed); or {@link #keyLeft} alone from inside the source's atomic removal. Only for a key
+ *       whose enter happened.
+ *   <li>Calls for one key are ordered by the caller (e.g. made inside the cache's per-key lock,
+ *       or by the database's row lock); calls for different keys may run concurrently.
  *   <li>{@link #markStale} whenever the set may have changed without these calls.
  * </ul>
+ * Followed this way, a plain scan of the source is a correct {@link KeySource}: no tracked key is
+ * missing from a rebuilt filter, and no remove is ever applied to a filter lacking its key's add
+ * (the proof is in {@code internal.guard.RebuildState}).
  *
  * <p>Pass-through: while on, {@link #mightContain} answers true for every key (slower, never
  * wrong). It switches on when an insert fails (the filter is full and cannot grow), on
@@ -57,20 +64,23 @@ import org.jspecify.annotations.Nullable;
  * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with
  * the same headroom below the threshold as the first) at the same fpp, and may grow (a grown
  * filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and
- * never wait for it, except for two brief exclusive steps (install, swap). The {@link KeySource}
- * contract, in-flight keys included, is what makes the rebuilt filter complete: read it before
- * writing one.
+ * never wait for it, except for two brief exclusive steps (install, swap). Keys in flight at
+ * install are handed to the new filter by the guard; the {@link KeySource} emits what the source
+ * shows.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
- * lock; {@link #keyEntered} and {@link #keyLeft} take the shared side of a read-write lock and run
- * concurrently with each other.
+ * lock; the write calls take the shared side of a read-write lock and run concurrently with each
+ * other. The handles are single-use and owned by one thread at a time.
  *
  * <pre>{@code
  * CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel())
  *     .expectedInsertions(1_000_000).fpp(0.001)
  *     .keySource(action -> repository.forEachId(action))
  *     .build();
- * guard.keyEntered(id);            // before the row becomes visible
+ * try (PendingEnter<Long> enter = guard.beginEnter(id)) {   // before the row becomes visible
+ *   repository.insert(id);
+ *   enter.visible();
+ * }
  * if (!guard.mightContain(id)) {   // definitely no such row: skip the query
  *   return null;
  * }
@@ -86,10 +96,6 @@ public final class CuckooGuard<K> {
    * coalescing and back-off in RebuildScheduler. This class counts, triggers and orchestrates.
    */
 
-  /** Load factor above which a rebuild starts, unless set. */
-  public static final double DEFAULT_REBUILD_LOAD_THRESHOLD = 0.85;
-  /** Multiple of the target fpp that the observed fpp must exceed to start a rebuild, unless set. */
-  public static final double DEFAULT_FPP_DRIFT_FACTOR = 3.0;
   /** Lookups of absent keys (definite misses plus false positives) needed before fpp drift counts. */
   public static final long MIN_NEGATIVES_FOR_DRIFT = 10_000;
   /** Keys scanned between two {@link RebuildListener#onProgress} calls. */
@@ -99,6 +105,7 @@ public final class CuckooGuard<K> {
 
   private final String name;
   private final Funnel<? super K> funnel;
+  private final GuardSpec settings;
   private final FilterSpec spec;
   private final @Nullable KeySource<K> keySource;
   private final @Nullable RebuildScheduler scheduler;
@@ -117,19 +124,24 @@ public final class CuckooGuard<K> {
   private volatile Duration lastRebuildDuration = Duration.ZERO;
   private volatile @Nullable Throwable lastRebuildFailure;
 
-  private CuckooGuard(Builder<K> b) {
+  private CuckooGuard(Builder<K> b, GuardSpec settings) {
     this.funnel = b.funnel;
     this.name = b.name != null ? b.name : "CuckooGuard@" + Integer.toHexString(System.identityHashCode(this));
-    this.loadThreshold = Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
-    this.spec = new FilterSpec(
-        b.expectedInsertions > 0 ? b.expectedInsertions : AbstractFilterBuilder.DEFAULT_EXPECTED_INSERTIONS,
-        b.fpp, b.fingerprintBits, b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION, b.seed,
-        loadThreshold);
+    this.settings = settings;
+    this.loadThreshold = settings.rebuildLoadThreshold();
+    this.spec = new FilterSpec(settings.expectedInsertions(), settings.fpp(), settings.fingerprintBits(),
+        settings.expansion(), settings.seed(), loadThreshold);
     this.keySource = b.keySource;
-    this.state = new FilterState<>(spec.initial(funnel), keySource != null);
+    CuckooFilter<K> first;
+    try {
+      first = spec.initial(funnel);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("expectedInsertions (" + settings.expectedInsertions() + "): the guard's"
+          + " first filter cannot be built (" + e.getMessage() + ")", e);
+    }
+    this.state = new FilterState<>(first, keySource != null);
     this.listeners = new ListenerSupport(name, b.listeners);
-    double factor = Double.isNaN(b.driftFactor) ? DEFAULT_FPP_DRIFT_FACTOR : b.driftFactor;
-    this.driftLimit = factor * spec.targetFpp();
+    this.driftLimit = settings.fppDriftFactor() * settings.targetFpp();
     this.scheduler = keySource == null ? null
         : new RebuildScheduler(b.executor != null ? b.executor : ForkJoinPool.commonPool(), this::rebuildOnce,
             this::rejected, state::isPassThrough, System::nanoTime);
@@ -142,6 +154,11 @@ public final class CuckooGuard<K> {
    */
   public static <K> Builder<K> newBuilder(Funnel<? super K> funnel) {
     return new Builder<>(Objects.requireNonNull(funnel, "funnel"));
+  }
+
+  /** The settings this guard was built with. */
+  public GuardSpec spec() {
+    return settings;
   }
 
   /** The name given to the builder, or a generated one; used in log lines. */
@@ -197,14 +214,87 @@ public final class CuckooGuard<K> {
   // ---- mutations ----
 
   /**
-   * The key entered the tracked set: stores exactly one fingerprint for it. Call before the key
-   * becomes visible at the source, once per entry (not on a replace). Never fails for a full
-   * filter: the guard switches to pass-through and, with a {@link KeySource}, rebuilds.
+   * Begins an enter of {@code key}: stores one fingerprint for it now, before the key becomes
+   * visible at the source, and keeps the key <em>in flight</em> until the handle is ended. Call
+   * it once per entry (not on a replace), then make the key visible, then call
+   * {@link PendingEnter#visible()}; if the key never became visible, {@link PendingEnter#abort()}
+   * removes the fingerprint again. While the key is in flight a rebuild keeps its fingerprint, so
+   * the {@link KeySource} only needs to emit what the source shows. Never fails for a full filter:
+   * the guard switches to pass-through and, with a {@link KeySource}, rebuilds.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public PendingEnter<K> beginEnter(K key) {
+    Objects.requireNonNull(key, "key");
+    store(key, true);
+    return new PendingEnter<>(this, key);
+  }
+
+  /**
+   * Announces that {@code key} is about to be removed at the source. The key stays tracked until
+   * {@link PendingLeave#gone()}, which removes its fingerprint from whichever filter holds it
+   * then, also a filter that a rebuild swapped in meanwhile; {@link PendingLeave#cancel()} means
+   * the key stayed. Call it before the removal can become visible, and only for a key whose enter
+   * happened.
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public PendingLeave<K> beginLeave(K key) {
+    Objects.requireNonNull(key, "key");
+    state.beginLeave(key);
+    return new PendingLeave<>(this, key);
+  }
+
+  /**
+   * An enter and its visibility in one call ({@code beginEnter(key).visible()} without the
+   * handle). Without a {@link KeySource} this is all an enter needs: call it before the key
+   * becomes visible. With one it is correct only where no rebuild's scan can miss the key between
+   * this call and the moment the source shows it; in general use {@link #beginEnter}.
    *
    * @throws NullPointerException if {@code key} is null
    */
   public void keyEntered(K key) {
     Objects.requireNonNull(key, "key");
+    store(key, false);
+  }
+
+  /**
+   * A leave in one call ({@code beginLeave(key).gone()} without the handle): removes the key's one
+   * fingerprint. Call it only if the key's enter happened, and, with a {@link KeySource}, no later
+   * than the removal becomes visible to the source's scan: inside the source's atomic removal (as
+   * Caffeine's eviction listener runs), or before it. A leave reported after the key is gone must
+   * be announced before the removal with {@link #beginLeave}: otherwise a rebuild whose scan no
+   * longer sees the key could be swapped in first, and this remove would take a colliding key's
+   * fingerprint from the new filter (a false negative).
+   *
+   * @throws NullPointerException if {@code key} is null
+   */
+  public void keyLeft(K key) {
+    state.end(Objects.requireNonNull(key, "key"), false, false);
+  }
+
+  /** Keys whose enter or leave has begun and not ended (the in-flight registry). */
+  public long inFlight() {
+    return state.transitionsInFlight();
+  }
+
+  void enterVisible(K key) {
+    state.endTransition(key, true);
+  }
+
+  void enterAborted(K key) {
+    state.end(key, true, true);
+  }
+
+  void leaveGone(K key) {
+    state.end(key, true, false);
+  }
+
+  void leaveCancelled(K key) {
+    state.endTransition(key, false);
+  }
+
+  private void store(K key, boolean inFlight) {
     if (scheduler != null && !scheduler.isBusy()) {
       // Requested before the add: an executor that runs the rebuild on this thread then finishes
       // it before the key is added, so the add reaches the new filter.
@@ -214,24 +304,13 @@ public final class CuckooGuard<K> {
       }
     }
     boolean wasPassThrough = state.isPassThrough();
-    String failure = state.enter(key);
+    String failure = state.enter(key, inFlight);
     if (failure != null && scheduler != null) {
       scheduler.requestIfIdle(failure);
     } else if (failure != null && !wasPassThrough) {
       LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "': " + failure + "; without a KeySource pass-through"
           + " stays on for good");
     }
-  }
-
-  /**
-   * The key left the tracked set: removes its one fingerprint. Call after the key is gone from the
-   * source, and only if its {@link #keyEntered} happened (an unpaired remove can take another
-   * key's fingerprint and make that key a false negative).
-   *
-   * @throws NullPointerException if {@code key} is null
-   */
-  public void keyLeft(K key) {
-    state.leave(Objects.requireNonNull(key, "key"));
   }
 
   /**
@@ -352,82 +431,77 @@ public final class CuckooGuard<K> {
    */
   public static final class Builder<K> {
     private final Funnel<? super K> funnel;
-    /** Validates the filter settings with the filter builder's own checks and messages. */
-    private final CuckooFilter.Builder<K> probe;
-    private long expectedInsertions = -1;
-    private double fpp = -1;
-    private int fingerprintBits = -1;
-    private int expansion = -1;
-    private @Nullable Long seed;
+    private final GuardSpec.Builder settings = GuardSpec.newBuilder();
+    private boolean settingsTouched;
+    private @Nullable GuardSpec spec;
     private @Nullable KeySource<K> keySource;
     private @Nullable Executor executor;
-    private double loadThreshold = Double.NaN;
-    private double driftFactor = Double.NaN;
     private final List<RebuildListener> listeners = new ArrayList<>();
     private @Nullable String name;
 
     private Builder(Funnel<? super K> funnel) {
       this.funnel = funnel;
-      this.probe = CuckooFilter.newBuilder(funnel);
     }
 
     /**
-     * Tracked keys the guard holds without a rebuild: the first filter (and, at least, every
-     * rebuilt one) is sized so that this many keys load it to no more than the
-     * {@linkplain #rebuildLoadThreshold rebuild load threshold}, i.e. for {@code expectedInsertions
-     * × 0.95 / threshold} keys (× 1.12 at the default threshold; 0.95 is the design load of a
-     * filter's 4-slot buckets), never fewer than {@code expectedInsertions}.
+     * All filter and rebuild settings at once, instead of the single setters.
      *
-     * @see AbstractFilterBuilder#expectedInsertions
+     * @throws IllegalStateException if a single setting or a spec was already set
+     * @throws NullPointerException if {@code spec} is null
      */
+    public Builder<K> spec(GuardSpec spec) {
+      requireUnset(this.spec == null && !settingsTouched, "spec", this.spec != null ? this.spec : "single settings");
+      this.spec = Objects.requireNonNull(spec, "spec");
+      return this;
+    }
+
+    private GuardSpec.Builder settings() {
+      if (spec != null) {
+        throw new IllegalStateException("the settings were already given as a spec (" + spec + ")");
+      }
+      settingsTouched = true;
+      return settings;
+    }
+
+    /** @see GuardSpec.Builder#expectedInsertions */
     public Builder<K> expectedInsertions(long expectedInsertions) {
-      probe.expectedInsertions(expectedInsertions);
-      this.expectedInsertions = expectedInsertions;
+      settings().expectedInsertions(expectedInsertions);
       return this;
     }
 
-    /**
-     * Target false-positive probability, also the base of the drift trigger. Exclusive with
-     * {@link #fingerprintBits}.
-     *
-     * @see AbstractFilterBuilder#fpp
-     */
+    /** @see GuardSpec.Builder#fpp */
     public Builder<K> fpp(double fpp) {
-      probe.fpp(fpp);
-      this.fpp = fpp;
+      settings().fpp(fpp);
       return this;
     }
 
-    /**
-     * Fingerprint width instead of {@link #fpp}; the drift trigger then aims at the fpp of a full
-     * filter of that width.
-     *
-     * @see AbstractFilterBuilder#fingerprintBits
-     */
+    /** @see GuardSpec.Builder#fingerprintBits */
     public Builder<K> fingerprintBits(int fingerprintBits) {
-      probe.fingerprintBits(fingerprintBits);
-      this.fingerprintBits = fingerprintBits;
+      settings().fingerprintBits(fingerprintBits);
       return this;
     }
 
-    /**
-     * Growth of the first filter when full (default {@value AbstractFilterBuilder#DEFAULT_EXPANSION}).
-     * With 0 a full filter makes inserts fail, which switches the guard to pass-through until a
-     * rebuild (forever without a key source). Rebuilt filters use at least
-     * {@value FilterSpec#REBUILD_EXPANSION}, so that a rebuild cannot run out of room.
-     *
-     * @see AbstractFilterBuilder#expansion
-     */
+    /** @see GuardSpec.Builder#expansion */
     public Builder<K> expansion(int expansion) {
-      probe.expansion(expansion);
-      this.expansion = expansion;
+      settings().expansion(expansion);
       return this;
     }
 
-    /** Hash seed of every filter of the guard; by default each filter draws a random one. */
+    /** @see GuardSpec.Builder#seed */
     public Builder<K> seed(long seed) {
-      probe.seed(seed);
-      this.seed = seed;
+      settings().seed(seed);
+      return this;
+    }
+
+    /** @see GuardSpec.Builder#rebuildLoadThreshold */
+    public Builder<K> rebuildLoadThreshold(double threshold) {
+      settings().rebuildLoadThreshold(threshold);
+      return this;
+    }
+
+    /** @see GuardSpec.Builder#fppDriftFactor */
+    public Builder<K> fppDriftFactor(double factor) {
+      settings().fppDriftFactor(factor);
       return this;
     }
 
@@ -454,41 +528,6 @@ public final class CuckooGuard<K> {
     public Builder<K> executor(Executor executor) {
       requireUnset(this.executor == null, "executor", this.executor);
       this.executor = Objects.requireNonNull(executor, "executor");
-      return this;
-    }
-
-    /**
-     * Load factor above which a rebuild starts (default
-     * {@value CuckooGuard#DEFAULT_REBUILD_LOAD_THRESHOLD}). Ignored without a key source.
-     *
-     * @param threshold in (0, 1]; a 4-slot filter fills to about 0.95, so values above that only
-     *     rebuild when the filter had to grow or an insert failed
-     */
-    public Builder<K> rebuildLoadThreshold(double threshold) {
-      requireUnset(Double.isNaN(this.loadThreshold), "rebuildLoadThreshold", this.loadThreshold);
-      if (!(threshold > 0 && threshold <= 1)) {
-        throw new IllegalArgumentException("rebuildLoadThreshold (" + threshold + ") must be in (0, 1];"
-            + " it is the filter load factor above which a rebuild starts");
-      }
-      this.loadThreshold = threshold;
-      return this;
-    }
-
-    /**
-     * A rebuild starts when the observed fpp exceeds this multiple of the target fpp (default
-     * {@value CuckooGuard#DEFAULT_FPP_DRIFT_FACTOR}), counted after at least
-     * {@value CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys since the last rebuild.
-     * Ignored without a key source.
-     *
-     * @param factor greater than 1; {@link Double#POSITIVE_INFINITY} turns the trigger off
-     */
-    public Builder<K> fppDriftFactor(double factor) {
-      requireUnset(Double.isNaN(this.driftFactor), "fppDriftFactor", this.driftFactor);
-      if (!(factor > 1)) {
-        throw new IllegalArgumentException("fppDriftFactor (" + factor + ") must be > 1 (a multiple of the"
-            + " target fpp); use Double.POSITIVE_INFINITY to turn the drift trigger off");
-      }
-      this.driftFactor = factor;
       return this;
     }
 
@@ -531,7 +570,7 @@ public final class CuckooGuard<K> {
      *     Java array, an fpp below what 16-bit fingerprints reach)
      */
     public CuckooGuard<K> build() {
-      return new CuckooGuard<>(this);
+      return new CuckooGuard<>(this, spec != null ? spec : settings.build());
     }
   }
 }

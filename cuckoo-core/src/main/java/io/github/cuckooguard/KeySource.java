@@ -6,27 +6,25 @@ import java.util.function.Consumer;
  * The source of truth a {@link CuckooGuard} rebuilds its filter from: the key set of a cache, a
  * {@code select id} scan, a directory listing.
  *
- * <p>Contract. Call a key <em>tracked</em> from the moment {@link CuckooGuard#keyEntered} is
- * called for it until {@link CuckooGuard#keyLeft} is called for it. Then {@code forEachKey} must
- * emit:
+ * <p>Contract. {@code forEachKey} must emit
  * <ol>
- *   <li>every key that was tracked when the call started and is still tracked when it returns,
- *       <b>including keys that are tracked but not yet visible at the source</b>: a row inserted
- *       by a transaction that has not committed yet, a cache entry whose compute has not returned
- *       yet. An adapter that reports keys before they become visible (as it must) keeps the set
- *       of such in-flight keys and emits a snapshot of it <em>first</em>, then scans the source;
- *   <li>in particular, every key present at the source for the whole call.
+ *   <li>every key that is visible at the source for the whole call (a plain scan does this: the
+ *       weakly consistent iterator of a {@code ConcurrentHashMap} key set, a {@code select id}
+ *       scan), and
+ *   <li>every key that is tracked but hidden from the source's iterator for the whole call, if the
+ *       source has such keys (a Caffeine cache's expired entries that are not evicted yet: emit
+ *       them, or evict them through the guard before returning).
  * </ol>
- * A key that was present when the call started and is not emitted must have had its
- * {@code keyLeft} delivered to the guard before this method returns (e.g. a Caffeine source calls
- * {@code cache.cleanUp()} after iterating, so that expired-but-unremoved entries are evicted now).
- * Keys that enter during the call may or may not be emitted: the guard records those itself.
- * Emitting a key that is not tracked is harmless (a false positive until the next rebuild).
+ * That is all. Keys whose enter or leave is in flight (begun with {@link CuckooGuard#beginEnter}
+ * or {@link CuckooGuard#beginLeave} and not ended) are the guard's business: it hands them to the
+ * new filter itself. Keys that change during the call may or may not be emitted. Emitting a key
+ * that is not tracked is harmless (a false positive until the next rebuild); emitting a key twice
+ * stores a spare fingerprint (the same).
  *
- * <p>Why in-flight keys matter: the rebuilt filter learns a key either from this scan or from a
- * {@code keyEntered} made after the rebuild started. A key entered just before, and still
- * invisible while the scan passes it, would otherwise be in neither and become a false negative
- * once the new filter is swapped in.
+ * <p>This relies on the adapter's half of the write protocol ({@link CuckooGuard}): every enter
+ * begun before its key becomes visible and ended after, every leave announced before its removal
+ * and ended after the key is gone (or reported with {@link CuckooGuard#keyLeft} inside the atomic
+ * removal).
  *
  * <p>The guard calls this method from its rebuild executor, holding no lock of its own, one call
  * at a time. The implementation must call {@code action} only before it returns; emitting

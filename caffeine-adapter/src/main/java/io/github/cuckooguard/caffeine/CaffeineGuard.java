@@ -409,7 +409,7 @@ public final class CaffeineGuard<K, V> {
 
     /**
      * Load factor above which a rebuild starts (default
-     * {@value CuckooGuard#DEFAULT_REBUILD_LOAD_THRESHOLD}).
+     * {@value io.github.cuckooguard.GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}).
      *
      * @throws IllegalArgumentException if not in (0, 1]
      * @throws IllegalStateException if already set
@@ -422,7 +422,7 @@ public final class CaffeineGuard<K, V> {
 
     /**
      * Multiple of the target fpp the observed fpp must exceed to start a rebuild (default
-     * {@value CuckooGuard#DEFAULT_FPP_DRIFT_FACTOR}).
+     * {@value io.github.cuckooguard.GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}).
      *
      * @throws IllegalArgumentException if not greater than 1
      * @throws IllegalStateException if already set

@@ -22,8 +22,15 @@ import org.jspecify.annotations.Nullable;
  * Swap order. F1 := F2 is written before pass-through is cleared, and lookups read pass-through
  * before the filter, so a lookup that sees pass-through off sees F2.
  *
- * F1 stays exact: it takes every enter, and every leave of a key whose add it took. A lookup
- * before the swap reads F1, after it F2 (see RebuildState for why F2 is complete).
+ * F1 stays exact: it takes every enter's add, and every end (gone, abort) of an incarnation whose
+ * add it took. A lookup before the swap reads F1, after it F2 (see RebuildState for why F2 is
+ * complete).
+ *
+ * Transitions. `inFlight` counts, per key, the transitions begun and not yet finished: entering
+ * (beginEnter .. visible/abort) and leaving (beginLeave .. gone/cancel). Every begin and every
+ * end that changes a filter runs under the read lock and install under the write lock, so
+ * install sees exactly the transitions whose end has not run yet, and hands each one a copy in
+ * F2 (RebuildState.hold); transitions that begin later find the rebuild and hold themselves.
  *
  * Failed inserts (only when rebuilds are possible): the key goes into `overflow`, an exact set,
  * and pass-through goes on. The rebuild that follows cannot rely on its scan for such a key: it
@@ -44,6 +51,11 @@ public final class FilterState<K> {
   private final PassThroughSwitch passThrough = new PassThroughSwitch();
   private final boolean rebuildable;
   private final Set<K> overflow = ConcurrentHashMap.newKeySet();
+  private static final int ENTER = 0;
+  private static final int LEAVE = 1;
+
+  /** Per key: enters [ENTER] and leaves [LEAVE] begun and not ended. Changed inside compute. */
+  private final ConcurrentHashMap<K, int[]> inFlight = new ConcurrentHashMap<>();
   private volatile CuckooFilter<K> filter;
   /** Bytes of the current filter when it became current; more now means it grew. */
   private volatile long initialBytes;
@@ -79,18 +91,23 @@ public final class FilterState<K> {
   }
 
   /**
-   * Adds the key's fingerprint to the current filter and the one being built.
+   * Begins an enter: adds the key's fingerprint to the current filter and the one being built,
+   * and, if {@code inFlight}, counts the transition until {@link #endTransition} or
+   * {@link #end}.
    *
    * @return null if stored; else a description of the failed insert (pass-through is on then)
    */
-  public @Nullable String enter(K key) {
+  public @Nullable String enter(K key, boolean inFlight) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
       CuckooFilter<K> current = filter;
       RebuildState<K> r = rebuilding;
       boolean stored = current.add(key);
-      boolean inNext = r != null && r.entered(key);
+      boolean inNext = r != null && r.hold(key, inFlight);
+      if (inFlight) {
+        begin(key, ENTER);
+      }
       if (stored) {
         return null;
       }
@@ -108,21 +125,93 @@ public final class FilterState<K> {
     }
   }
 
-  /** Removes the key's fingerprint from wherever its add went. */
-  public void leave(K key) {
+  /** Begins a leave: the key is still tracked; a rebuild in flight holds a copy for it. */
+  public void beginLeave(K key) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
+      RebuildState<K> r = rebuilding;
+      if (r != null) {
+        r.hold(key, false);
+      }
+      begin(key, LEAVE);
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /**
+   * Ends a transition without ending the incarnation: an enter became visible, or a leave was
+   * cancelled (the key stayed). No filter changes.
+   *
+   * @param enter whether the transition is an enter's
+   */
+  public void endTransition(K key, boolean enter) {
+    Lock shared = lock.readLock();
+    shared.lock();
+    try {
+      finish(key, enter ? ENTER : LEAVE);
+      RebuildState<K> r = rebuilding;
+      if (enter && r != null) {
+        r.enterVisible(key);
+      }
+    } finally {
+      shared.unlock();
+    }
+  }
+
+  /**
+   * Ends an incarnation: removes the key's fingerprint from wherever its add went (F1 or the
+   * overflow set) and releases a copy held by the rebuild in flight.
+   *
+   * @param inFlight whether a transition of the key was counted (a leave's or an enter's)
+   * @param abortedEnter whether this end is an enter's abort
+   */
+  public void end(K key, boolean inFlight, boolean abortedEnter) {
+    Lock shared = lock.readLock();
+    shared.lock();
+    try {
+      if (inFlight) {
+        finish(key, abortedEnter ? ENTER : LEAVE);
+      }
       if (overflow.isEmpty() || !overflow.remove(key)) {
         filter.remove(key);
       }
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        r.left(key);
+        if (inFlight) {
+          r.release(key, abortedEnter);
+        } else {
+          r.left(key);
+        }
       }
     } finally {
       shared.unlock();
     }
+  }
+
+  /** Transitions begun and not finished (all keys). */
+  public long transitionsInFlight() {
+    long n = 0;
+    for (int[] c : inFlight.values()) {
+      n += c[ENTER] + c[LEAVE];
+    }
+    return n;
+  }
+
+  private void begin(K key, int kind) {
+    inFlight.compute(key, (k, c) -> {
+      int[] counts = c == null ? new int[2] : c;
+      counts[kind]++;
+      return counts;
+    });
+  }
+
+  private void finish(K key, int kind) {
+    inFlight.computeIfPresent(key, (k, c) -> {
+      c[kind]--;
+      return c[ENTER] + c[LEAVE] == 0 ? null : c;
+    });
   }
 
   /**
@@ -155,7 +244,16 @@ public final class FilterState<K> {
     try {
       RebuildState<K> r = new RebuildState<>(next, passThrough.epoch());
       for (K key : overflow) {
-        r.entered(key);
+        r.hold(key, false);
+      }
+      for (var e : inFlight.entrySet()) {
+        int[] c = e.getValue();
+        for (int i = c[ENTER]; i > 0; i--) {
+          r.hold(e.getKey(), true);
+        }
+        for (int i = c[LEAVE]; i > 0; i--) {
+          r.hold(e.getKey(), false);
+        }
       }
       rebuilding = r;
       return r;

@@ -7,54 +7,77 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One rebuild in flight: the filter being built ({@code F2}) and what happened to each key that
- * entered or left while it was built.
+ * One rebuild in flight: the filter being built ({@code F2}) and the copies it holds on behalf of
+ * keys whose transitions it saw.
  *
  * <pre>
- * Goal: when F2 is swapped in, it holds a copy of the fingerprint of every tracked key, and every
- * remove applied to F2 is paired with an add that F2 received for the same key (an unpaired
- * remove could take another key's copy and make that key a false negative). A key is tracked
- * from its keyEntered call until its keyLeft call; per key these alternate and are serialised by
- * the caller (the set semantics of the guard's contract).
+ * Terms. A key's incarnation is tracked from its enter's begin (the fingerprint is added to F1)
+ * until its end: the leave's gone(), or the enter's abort(). Between them it passes through
+ * transitions that the guard keeps itself (FilterState.inFlight): "entering" from beginEnter to
+ * visible()/abort(), "leaving" from beginLeave to gone()/cancel(). Outside a transition a tracked
+ * incarnation is visible at the source (the adapter's half of the protocol: begin before the key
+ * becomes visible or before it is removed, end after). The scan emits every key visible at the
+ * source for the whole scan, and every tracked key the source hides from its iterator.
  *
- *   enter(k)   F2.add(k); touched[k].knownLive++       (the guard also adds to F1; keys whose F1
- *                                                      insert failed are handed over this way at
- *                                                      install)
- *   leave(k)   if touched[k].knownLive > 0: F2.remove(k); knownLive--   (paired with that add)
- *              else: nothing                 (the incarnation predates the rebuild: F2 holds
- *                                             a copy only if the scan emitted it)
- *   scan(k)    F2.add(k); if touched has k: touched[k].scanAdds++
- *   settle     for each touched k: remove scanAdds copies from F2
+ * Goal: when F2 is swapped in, for every key k, F2 holds at least as many copies of k's
+ * fingerprint as k has tracked incarnations, and every later end of such an incarnation removes
+ * a copy F2 holds for k (an unpaired remove could take a colliding key's copy: a false negative).
  *
- * Proof. Take a key k tracked at the swap, in its incarnation I.
- * - k not in touched: no event for k during the rebuild, so I was tracked before the rebuild
- *   started and through the whole scan; the KeySource contract makes the scan emit it. Nothing
- *   removes that copy.
- * - k in touched: some event for k happened during the rebuild. If I had been entered before
- *   the rebuild, the only possible event would be I's leave (no enter while tracked), and I is
- *   still tracked; so I entered during the rebuild (or was handed over at install), and F2 got
- *   its add. Leaves with knownLive > 0 are exactly the leaves of such F2-known incarnations
- *   (an incarnation predating the rebuild leaves before any enter of the same key, while
- *   knownLive is 0), so they never outnumber the F2-known incarnations that ended, and I's copy
- *   survives them. Settle removes only copies that known scan adds put there.
- * Every remove is paired: leaves with an enter's add, settle with a scan add of the same key.
- * Keys not tracked at the swap keep zero copies or leak one: a scan add made before the key's
- * touched entry existed is not counted (the key left after the scan emitted it), so it stays, a
- * false positive until the next rebuild, which is safe.
+ *   hold(k)     F2.add(k); knownLive[k]++     for: every transition in flight at install (one per
+ *                                             transition, and every key whose F1 insert failed),
+ *                                             and every transition that begins during the rebuild
+ *   release(k)  if knownLive[k] > 0: F2.remove(k); knownLive[k]--
+ *                                             for: every gone()/abort() during the rebuild, and
+ *                                             every keyLeft (a leave begun and ended inside the
+ *                                             atomic removal; it creates k's entry if absent)
+ *   scan(k)     F2.add(k); if k has an entry: scanAdds[k]++
+ *   settle      for each k with an entry, unless an enter of k aborted during the rebuild or is
+ *               still in flight: remove scanAdds[k] copies from F2
+ *
+ * Proof. Fix a key k at the swap. F2's copies of k are S (scan) + H (holds) - R (releases).
+ * (1) Every release through a handle belongs to an end of a transition that got its own hold: the
+ *     transition was in flight at install (install and every end are mutually exclusive, so
+ *     install saw it) or began after install (it saw the rebuild). A keyLeft releases only when
+ *     knownLive > 0: with set semantics an incarnation that predates the rebuild leaves before
+ *     any enter of the same key can hold, so a keyLeft that finds a hold is the leave of an
+ *     incarnation that holds. So R <= holds of ended incarnations.
+ * (2) A tracked incarnation I at the swap either had a transition in flight at some moment of the
+ *     rebuild, and then holds a copy of its own that no release of another incarnation took (1);
+ *     or had none, so it was tracked and visible (or hidden but tracked) for the whole rebuild and
+ *     the scan emitted it. At most one incarnation is visible at the source at a time, so
+ *     S >= the number of such I.
+ * Hence, before settle, F2's copies >= tracked incarnations of k.
+ * (3) Settle. Scan copies counted for k were added after k's entry existed. A tracked incarnation
+ *     that the settle could leave without a copy would be one of case (2b): visible and without a
+ *     transition for the whole rebuild while another incarnation of k had one. With set semantics
+ *     that other transition is either a leave (then the key left the source, and the visible
+ *     incarnation is not visible throughout) or an enter of a key that was already visible: a
+ *     duplicate insert, which fails and is aborted, or is still undecided at the swap. Settle
+ *     skips exactly those keys, so it only removes copies that holds duplicate.
+ * After the swap the guard removes from F2 only at an end of an incarnation tracked at the swap
+ * (ends before the swap released into F2 or were applied to F1 alone), and each such end is
+ * matched by a copy counted above.
+ * Exactness: a key that changes during a rebuild keeps a spare copy only if its scan copy was
+ * added before its first transition, or an enter of it was aborted or is undecided at the swap
+ * (a false positive until the next rebuild). A rebuild during which no key changes ("quiet")
+ * holds exactly one copy per key.
  * </pre>
  *
- * <p>Thread safety: {@link #entered} and {@link #left} run under the guard's read lock,
- * concurrently with each other and with {@link #scanned}; the updates of one key's entry run
- * inside {@link ConcurrentHashMap#compute}, atomic per key. {@link #settle} runs under the guard's
- * write lock after the scan returned.
+ * <p>Thread safety: {@link #hold} and {@link #release} run under the guard's read lock,
+ * concurrently with each other and with {@link #scanned}; the count of one key changes inside
+ * {@link ConcurrentHashMap#compute}, atomic per key. Install and swap run under the write lock.
  *
  * @param <K> the key type
  */
 public final class RebuildState<K> {
 
   private static final class KeyState {
-    /** Incarnations whose enter F2 received and whose leave has not come yet. */
+    /** Copies F2 holds for this key through holds, not yet released. */
     int knownLive;
+    /** Held enters of this key that have not ended (visible or abort) yet. */
+    int entersInFlight;
+    /** Whether an enter of this key was aborted during the rebuild. */
+    boolean aborted;
     /** Scan adds made while this entry existed. */
     int scanAdds;
   }
@@ -94,17 +117,17 @@ public final class RebuildState<K> {
     return keysScanned.get();
   }
 
-  /** Keys that entered or left during this rebuild. */
+  /** Keys holding copies in F2 through transitions. */
   public int touchedKeys() {
     return touched.size();
   }
 
   /**
-   * Records that {@code key} entered the tracked set (the caller adds it to the current filter).
+   * Gives F2 a copy of {@code key}'s fingerprint on behalf of a transition (see the class comment).
    *
    * @return false if the rebuild has failed (now or before) and its filter does not hold the key
    */
-  public boolean entered(K key) {
+  public boolean hold(K key, boolean enter) {
     if (failure != null) {
       return false;
     }
@@ -116,12 +139,44 @@ public final class RebuildState<K> {
     touched.compute(key, (k, s) -> {
       KeyState state = s == null ? new KeyState() : s;
       state.knownLive++;
+      if (enter) {
+        state.entersInFlight++;
+      }
       return state;
     });
     return true;
   }
 
-  /** Records that {@code key} left the tracked set (the caller removes it from the current filter). */
+  /**
+   * Takes back one held copy of {@code key}: an incarnation ended (gone, or its enter aborted).
+   *
+   * @param abortedEnter whether the end is an enter's abort
+   */
+  public void release(K key, boolean abortedEnter) {
+    if (failure != null) {
+      return;
+    }
+    touched.computeIfPresent(key, (k, state) -> {
+      if (abortedEnter) {
+        state.aborted = true;
+        if (state.entersInFlight > 0) {
+          state.entersInFlight--;
+        }
+      }
+      if (state.knownLive > 0) {
+        state.knownLive--;
+        next.remove(k);
+      }
+      return state;
+    });
+  }
+
+  /**
+   * A leave reported in one call inside the source's atomic removal ({@code keyLeft}): releases a
+   * held copy if the key has one (the incarnation entered during the rebuild), else only starts
+   * counting the key's scan copies (the incarnation predates the rebuild: F2 holds a copy of it
+   * only if the scan emitted it, and that copy is counted only if emitted from now on).
+   */
   public void left(K key) {
     if (failure != null) {
       return;
@@ -131,6 +186,16 @@ public final class RebuildState<K> {
       if (state.knownLive > 0) {
         state.knownLive--;
         next.remove(k);
+      }
+      return state;
+    });
+  }
+
+  /** A held enter of {@code key} ended with the key visible. */
+  public void enterVisible(K key) {
+    touched.computeIfPresent(key, (k, state) -> {
+      if (state.entersInFlight > 0) {
+        state.entersInFlight--;
       }
       return state;
     });
@@ -158,9 +223,9 @@ public final class RebuildState<K> {
       fail(full);
       throw new Aborted(full);
     }
-    touched.computeIfPresent(key, (k, s) -> {
-      s.scanAdds++;
-      return s;
+    touched.computeIfPresent(key, (k, state) -> {
+      state.scanAdds++;
+      return state;
     });
     return keysScanned.incrementAndGet();
   }
@@ -183,15 +248,19 @@ public final class RebuildState<K> {
   }
 
   /**
-   * Removes the scan copies of touched keys (see the class comment). Call after the scan
-   * returned, holding the guard's write lock.
+   * Removes the scan copies that held copies make redundant (see the class comment), then forgets
+   * the per-key counts. Call after the scan returned, holding the guard's write lock.
    *
    * @return the copies removed
    */
   public long settle() {
     long removed = 0;
     for (var e : touched.entrySet()) {
-      for (int i = e.getValue().scanAdds; i > 0; i--) {
+      KeyState state = e.getValue();
+      if (state.aborted || state.entersInFlight > 0) {
+        continue; // an enter that may have been a duplicate of a visible key: keep the scan copies
+      }
+      for (int i = state.scanAdds; i > 0; i--) {
         if (next.remove(e.getKey())) {
           removed++;
         }
