@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * install sees exactly the transitions whose end has not run yet, and hands each one a copy in
  * F2 (RebuildState.hold); transitions that begin later find the rebuild and hold themselves.
  *
- * Failed inserts (only when rebuilds are possible): the key goes into `overflow`, an exact set,
+ * Failed inserts (only when rebuilds are possible): the key goes into `overflow`, an exact multiset,
  * and pass-through goes on. The rebuild that follows cannot rely on its scan for such a key: it
  * may install and scan before the caller makes the key visible at the source. So install hands
  * every overflow key to F2 as if it entered during the rebuild, and a leave of an overflow key
@@ -50,7 +50,8 @@ public final class FilterState<K> {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final PassThroughSwitch passThrough = new PassThroughSwitch();
   private final boolean rebuildable;
-  private final Set<K> overflow = ConcurrentHashMap.newKeySet();
+  /** Per key, the inserts into F1 that failed and whose incarnation has not ended. */
+  private final ConcurrentHashMap<K, int[]> overflow = new ConcurrentHashMap<>();
   private static final int ENTER = 0;
   private static final int LEAVE = 1;
 
@@ -104,7 +105,7 @@ public final class FilterState<K> {
       CuckooFilter<K> current = filter;
       RebuildState<K> r = rebuilding;
       boolean stored = current.add(key);
-      boolean inNext = r != null && r.hold(key, inFlight);
+      boolean inNext = r != null && r.hold(key, inFlight ? RebuildState.ENTERING : RebuildState.VISIBLE);
       if (inFlight) {
         begin(key, ENTER);
       }
@@ -112,7 +113,10 @@ public final class FilterState<K> {
         return null;
       }
       if (rebuildable) {
-        overflow.add(key);
+        overflow.merge(key, new int[] {1}, (a, b) -> {
+          a[0]++;
+          return a;
+        });
       }
       if (inNext) {
         passThrough.holdUntilSwap();
@@ -132,7 +136,7 @@ public final class FilterState<K> {
     try {
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        r.hold(key, false);
+        r.hold(key, RebuildState.LEAVING);
       }
       begin(key, LEAVE);
     } finally {
@@ -152,8 +156,8 @@ public final class FilterState<K> {
     try {
       finish(key, enter ? ENTER : LEAVE);
       RebuildState<K> r = rebuilding;
-      if (enter && r != null) {
-        r.enterVisible(key);
+      if (r != null) {
+        r.becameVisible(key, enter ? RebuildState.ENTERING : RebuildState.LEAVING);
       }
     } finally {
       shared.unlock();
@@ -174,20 +178,27 @@ public final class FilterState<K> {
       if (inFlight) {
         finish(key, abortedEnter ? ENTER : LEAVE);
       }
-      if (overflow.isEmpty() || !overflow.remove(key)) {
+      if (overflow.isEmpty() || !takeOverflow(key)) {
         filter.remove(key);
       }
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        if (inFlight) {
-          r.release(key, abortedEnter);
-        } else {
-          r.left(key);
-        }
+        r.release(key, !inFlight ? RebuildState.VISIBLE
+            : abortedEnter ? RebuildState.ENTERING : RebuildState.LEAVING);
       }
     } finally {
       shared.unlock();
     }
+  }
+
+  /** Takes one failed insert of {@code key} out of the overflow multiset, if it has one. */
+  private boolean takeOverflow(K key) {
+    boolean[] taken = new boolean[1];
+    overflow.computeIfPresent(key, (k, c) -> {
+      taken[0] = true;
+      return --c[0] == 0 ? null : c;
+    });
+    return taken[0];
   }
 
   /** Transitions begun and not finished (all keys). */
@@ -243,16 +254,18 @@ public final class FilterState<K> {
     exclusive.lock();
     try {
       RebuildState<K> r = new RebuildState<>(next, passThrough.epoch());
-      for (K key : overflow) {
-        r.hold(key, false);
+      for (var e : overflow.entrySet()) {
+        for (int i = e.getValue()[0]; i > 0; i--) {
+          r.hold(e.getKey(), RebuildState.VISIBLE);
+        }
       }
       for (var e : inFlight.entrySet()) {
         int[] c = e.getValue();
         for (int i = c[ENTER]; i > 0; i--) {
-          r.hold(e.getKey(), true);
+          r.hold(e.getKey(), RebuildState.ENTERING);
         }
         for (int i = c[LEAVE]; i > 0; i--) {
-          r.hold(e.getKey(), false);
+          r.hold(e.getKey(), RebuildState.LEAVING);
         }
       }
       rebuilding = r;

@@ -23,24 +23,30 @@ import org.jspecify.annotations.Nullable;
  * fingerprint as k has tracked incarnations, and every later end of such an incarnation removes
  * a copy F2 holds for k (an unpaired remove could take a colliding key's copy: a false negative).
  *
- *   hold(k)     F2.add(k); knownLive[k]++     for: every transition in flight at install (one per
- *                                             transition, and every key whose F1 insert failed),
- *                                             and every transition that begins during the rebuild
- *   release(k)  if knownLive[k] > 0: F2.remove(k); knownLive[k]--
- *                                             for: every gone()/abort() during the rebuild, and
- *                                             every keyLeft (a leave begun and ended inside the
- *                                             atomic removal; it creates k's entry if absent)
- *   scan(k)     F2.add(k); if k has an entry: scanAdds[k]++
- *   settle      for each k with an entry, unless an enter of k aborted during the rebuild or is
- *               still in flight: remove scanAdds[k] copies from F2
+ *   hold(k, kind)     F2.add(k); held[k][kind]++
+ *       ENTERING: an enter that begins during the rebuild, or is in flight at install
+ *       LEAVING:  a leave that begins during the rebuild, or is in flight at install
+ *       VISIBLE:  a keyEntered during the rebuild; a key whose F1 insert failed (at install)
+ *   becameVisible     an enter's visible() moves its copy ENTERING -> VISIBLE; a leave's
+ *                     cancel() moves LEAVING -> VISIBLE (the incarnation stays, so does its copy)
+ *   release(k, kind)  if held[k][kind] > 0: F2.remove(k); held[k][kind]--
+ *       ENTERING: abort()   LEAVING: gone()   VISIBLE: keyLeft (inside the atomic removal)
+ *   scan(k)           F2.add(k); if k has an entry: scanAdds[k]++
+ *   settle            for each k with an entry, unless an enter of k aborted during the rebuild
+ *                     or is still in flight: remove scanAdds[k] copies from F2
+ *
+ * A copy held for a kind belongs to an incarnation of that kind, and a release takes a copy only
+ * from the kind of the incarnation that ends, so one incarnation's end never takes the copy of
+ * another that is still tracked (a duplicate enter in flight keeps its copy when the visible
+ * incarnation leaves, and the other way round).
  *
  * Proof. Fix a key k at the swap. F2's copies of k are S (scan) + H (holds) - R (releases).
- * (1) Every release through a handle belongs to an end of a transition that got its own hold: the
- *     transition was in flight at install (install and every end are mutually exclusive, so
- *     install saw it) or began after install (it saw the rebuild). A keyLeft releases only when
- *     knownLive > 0: with set semantics an incarnation that predates the rebuild leaves before
- *     any enter of the same key can hold, so a keyLeft that finds a hold is the leave of an
- *     incarnation that holds. So R <= holds of ended incarnations.
+ * (1) Every release belongs to an incarnation that ends, and takes a copy held for that
+ *     incarnation's kind: an abort or a gone() ends a transition that was in flight at install
+ *     (install and every end are mutually exclusive, so install saw it) or began after install,
+ *     so it holds a copy of its own; a keyLeft ends the visible incarnation, and VISIBLE copies
+ *     belong to visible incarnations (with set semantics there is one). So R <= holds of ended
+ *     incarnations.
  * (2) A tracked incarnation I at the swap either had a transition in flight at some moment of the
  *     rebuild, and then holds a copy of its own that no release of another incarnation took (1);
  *     or had none, so it was tracked and visible (or hidden but tracked) for the whole rebuild and
@@ -71,11 +77,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RebuildState<K> {
 
+  /** Held copies of an enter in flight (from its begin, or install, to visible or abort). */
+  public static final int ENTERING = 0;
+  /** Held copies of a visible incarnation (an enter that became visible, a cancelled leave, a key whose F1 insert failed). */
+  public static final int VISIBLE = 1;
+  /** Held copies of a leave in flight (from its begin, or install, to gone or cancel). */
+  public static final int LEAVING = 2;
+
   private static final class KeyState {
-    /** Copies F2 holds for this key through holds, not yet released. */
-    int knownLive;
-    /** Held enters of this key that have not ended (visible or abort) yet. */
-    int entersInFlight;
+    /** Copies F2 holds for this key, by the kind of incarnation they belong to. */
+    final int[] held = new int[3];
     /** Whether an enter of this key was aborted during the rebuild. */
     boolean aborted;
     /** Scan adds made while this entry existed. */
@@ -123,11 +134,12 @@ public final class RebuildState<K> {
   }
 
   /**
-   * Gives F2 a copy of {@code key}'s fingerprint on behalf of a transition (see the class comment).
+   * Gives F2 a copy of {@code key}'s fingerprint on behalf of an incarnation of the given kind
+   * ({@link #ENTERING}, {@link #VISIBLE} or {@link #LEAVING}; see the class comment).
    *
    * @return false if the rebuild has failed (now or before) and its filter does not hold the key
    */
-  public boolean hold(K key, boolean enter) {
+  public boolean hold(K key, int kind) {
     if (failure != null) {
       return false;
     }
@@ -138,33 +150,29 @@ public final class RebuildState<K> {
     }
     touched.compute(key, (k, s) -> {
       KeyState state = s == null ? new KeyState() : s;
-      state.knownLive++;
-      if (enter) {
-        state.entersInFlight++;
-      }
+      state.held[kind]++;
       return state;
     });
     return true;
   }
 
   /**
-   * Takes back one held copy of {@code key}: an incarnation ended (gone, or its enter aborted).
-   *
-   * @param abortedEnter whether the end is an enter's abort
+   * An incarnation of {@code key} ended: its enter was aborted ({@link #ENTERING}), its announced
+   * leave is gone ({@link #LEAVING}), or a visible incarnation left in one call inside the atomic
+   * removal ({@link #VISIBLE}, {@code keyLeft}). Takes back one copy held for that kind, if any;
+   * creates the key's entry either way, so that scan copies from now on are counted.
    */
-  public void release(K key, boolean abortedEnter) {
+  public void release(K key, int kind) {
     if (failure != null) {
       return;
     }
-    touched.computeIfPresent(key, (k, state) -> {
-      if (abortedEnter) {
+    touched.compute(key, (k, s) -> {
+      KeyState state = s == null ? new KeyState() : s;
+      if (kind == ENTERING) {
         state.aborted = true;
-        if (state.entersInFlight > 0) {
-          state.entersInFlight--;
-        }
       }
-      if (state.knownLive > 0) {
-        state.knownLive--;
+      if (state.held[kind] > 0) {
+        state.held[kind]--;
         next.remove(k);
       }
       return state;
@@ -172,30 +180,15 @@ public final class RebuildState<K> {
   }
 
   /**
-   * A leave reported in one call inside the source's atomic removal ({@code keyLeft}): releases a
-   * held copy if the key has one (the incarnation entered during the rebuild), else only starts
-   * counting the key's scan copies (the incarnation predates the rebuild: F2 holds a copy of it
-   * only if the scan emitted it, and that copy is counted only if emitted from now on).
+   * A transition of {@code key} ended without ending its incarnation: an enter became visible
+   * ({@link #ENTERING}) or a leave was cancelled ({@link #LEAVING}). Its held copy, if any, now
+   * belongs to a visible incarnation.
    */
-  public void left(K key) {
-    if (failure != null) {
-      return;
-    }
-    touched.compute(key, (k, s) -> {
-      KeyState state = s == null ? new KeyState() : s;
-      if (state.knownLive > 0) {
-        state.knownLive--;
-        next.remove(k);
-      }
-      return state;
-    });
-  }
-
-  /** A held enter of {@code key} ended with the key visible. */
-  public void enterVisible(K key) {
+  public void becameVisible(K key, int from) {
     touched.computeIfPresent(key, (k, state) -> {
-      if (state.entersInFlight > 0) {
-        state.entersInFlight--;
+      if (state.held[from] > 0) {
+        state.held[from]--;
+        state.held[VISIBLE]++;
       }
       return state;
     });
@@ -257,7 +250,7 @@ public final class RebuildState<K> {
     long removed = 0;
     for (var e : touched.entrySet()) {
       KeyState state = e.getValue();
-      if (state.aborted || state.entersInFlight > 0) {
+      if (state.aborted || state.held[ENTERING] > 0) {
         continue; // an enter that may have been a duplicate of a visible key: keep the scan copies
       }
       for (int i = state.scanAdds; i > 0; i--) {
