@@ -1,5 +1,7 @@
-package io.github.cuckooguard;
+package io.github.cuckooguard.internal.demo;
 
+import io.github.cuckooguard.FilterInfo;
+import io.github.cuckooguard.LongCuckooFilter;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
