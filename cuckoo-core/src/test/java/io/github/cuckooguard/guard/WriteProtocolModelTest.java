@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A model check of the write protocol: random sequences of every protocol step (begin, visible,
- * abort, announce, gone, cancel, keyLeft inside the removal, duplicate enters of a visible key;
+ * abort, announce, gone, cancel, keyLeft inside the removal, duplicate enters of a visible key,
+ * a gone() that comes after the key entered again;
  * the source changes in steps of their own, between a begin and its end)
  * interleaved with the scans of rebuilds at every position, on a 4-bit guard over six keys, so
  * that colliding fingerprints are the rule. The source is a set; the scan visits the key space in
@@ -41,6 +42,8 @@ class WriteProtocolModelTest {
     /** The leaving key is already gone from the source (gone() not called yet). */
     boolean removed;
     final Deque<PendingEnter<Long>> duplicates = new ArrayDeque<>();
+    /** Leaves whose key is gone and whose gone() comes late, after the key may have entered again. */
+    final Deque<PendingLeave<Long>> lagging = new ArrayDeque<>();
 
     boolean tracked() {
       return visible || entering != null;
@@ -121,6 +124,10 @@ class WriteProtocolModelTest {
       m.duplicates.poll().abort(); // the duplicate insert was refused
       return;
     }
+    if (!m.lagging.isEmpty() && random.nextInt(3) == 0) {
+      m.lagging.poll().gone(); // a delete's after-commit callback, after a new insert committed
+      return;
+    }
     if (m.entering != null) {
       if (m.added) {
         m.entering.visible();
@@ -135,7 +142,12 @@ class WriteProtocolModelTest {
         m.entering = null;
       }
     } else if (m.leaving != null) {
-      if (m.removed) {
+      if (m.removed && choice == 3) {
+        m.lagging.add(m.leaving); // gone() comes later; the key may enter again meanwhile
+        m.visible = false;
+        m.leaving = null;
+        m.removed = false;
+      } else if (m.removed) {
         m.leaving.gone();
         m.visible = false;
         m.leaving = null;
@@ -168,6 +180,9 @@ class WriteProtocolModelTest {
       KeyModel m = model[k];
       while (!m.duplicates.isEmpty()) {
         m.duplicates.poll().abort();
+      }
+      while (!m.lagging.isEmpty()) {
+        m.lagging.poll().gone();
       }
       if (m.entering != null) {
         source.add((long) k);

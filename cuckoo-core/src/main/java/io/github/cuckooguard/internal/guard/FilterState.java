@@ -267,6 +267,9 @@ public final class FilterState<K> {
         for (int i = c[LEAVE]; i > 0; i--) {
           r.hold(e.getKey(), RebuildState.LEAVING);
         }
+        if (c[LEAVE] > 0) {
+          r.leaveInFlightAtInstall(e.getKey());
+        }
       }
       rebuilding = r;
       return r;
