@@ -8,6 +8,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs a guard's rebuilds on its executor, one at a time.
@@ -54,7 +55,7 @@ public final class RebuildScheduler {
 
   // guarded by this
   private boolean running;
-  private String followUpReason;
+  private @Nullable String followUpReason;
   private List<CompletableFuture<Void>> followUpWaiters = new ArrayList<>();
   private int consecutiveFailures;
   // mirror the state above, for a lock-free fast path
