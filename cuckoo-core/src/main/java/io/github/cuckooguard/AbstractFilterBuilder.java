@@ -2,7 +2,6 @@ package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.FilterCore;
 import io.github.cuckooguard.internal.Sizing;
-import io.github.cuckooguard.internal.Table;
 import java.security.SecureRandom;
 
 /**
@@ -197,7 +196,7 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
     }
     long expected = expectedInsertions < 0 ? DEFAULT_EXPECTED_INSERTIONS : expectedInsertions;
     long n = Sizing.buckets(expected, b);
-    if (n < 0 || Table.wordCountOrMinus1Public(f, b, (int) n) < 0) {
+    if (n < 0 || Sizing.tableBytes(f, b, (int) n, 1) < 0) {
       throw new IllegalArgumentException("expectedInsertions (" + expected + ") needs more than a Java array"
           + " can index at " + f + "-bit fingerprints; lower it, or shard keys over several filters");
     }

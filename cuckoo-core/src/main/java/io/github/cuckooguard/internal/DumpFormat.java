@@ -302,8 +302,8 @@ public final class DumpFormat {
     long items = 0;
     for (int i = 0; i < tables.length; i++) {
       Table t = tables[i];
-      check(t.paddingIsClear(), "sub-filter %s has bits set past its last bucket: the dump is corrupt", i);
-      long occupied = t.countOccupied();
+      check(TableAudit.paddingIsClear(t), "sub-filter %s has bits set past its last bucket: the dump is corrupt", i);
+      long occupied = TableAudit.countOccupied(t);
       check(occupied == h.tableItems[i],
           "sub-filter %s holds %s fingerprints but its header says %s", i, occupied, h.tableItems[i]);
       t.items = occupied;

@@ -72,9 +72,9 @@ public final class FilterCore extends FilterCorePadTail {
   // ---- lookups (lock-free) ----
 
   public boolean contains(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
     if (ts.length == 1) {
       // The common case: no data-dependent branch on the answer (first table has one segment).
@@ -91,9 +91,9 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   public int count(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     lock.lock(); // exact: see Table.count
     try {
       int c = 0;
@@ -133,9 +133,9 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   private boolean addLocked(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
     for (Table t : ts) {
       long base = t.segmentBase(hash);
@@ -191,9 +191,9 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** CF.DEL: removes one copy, newest sub-filter first. */
   public boolean remove(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     lock.lock();
     try {
       Table[] ts = tables;

@@ -28,7 +28,19 @@ public final class Sizing {
     return bucketSize <= 2 ? 0.84 : bucketSize == 4 ? DESIGN_LOAD : 0.98;
   }
 
+  /** Longest array the JVMs in use allocate (a few header words below Integer.MAX_VALUE). */
+  static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 16;
+
   private Sizing() {}
+
+  /**
+   * Bytes of a table of {@code m} segments of {@code n} buckets ({@code b} slots of {@code f}
+   * bits, plus the spare word), or -1 if it is more than one Java array can hold.
+   */
+  public static long tableBytes(int f, int b, int n, long m) {
+    long words = Table.wordCountOrMinus1(f, b, n, m);
+    return words < 0 ? -1 : words * Long.BYTES;
+  }
 
   /** Fingerprint bits for a target fpp, or -1 if 16 bits are not enough. At least 4. */
   public static int fingerprintBits(double fpp, int bucketSize) {
