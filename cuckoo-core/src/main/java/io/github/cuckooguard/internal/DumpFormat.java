@@ -310,7 +310,7 @@ public final class DumpFormat {
       items += occupied;
     }
     return new FilterCore(h.fingerprintBits, h.bucketSize, h.localBuckets, h.maxKicks, h.expansion, h.seed,
-        tables, items, h.deletes, h.writes);
+        tables, items, h.deletes, h.writes, Sizing.defaultMaxBytes());
   }
 
   // ---- chunked form ----
