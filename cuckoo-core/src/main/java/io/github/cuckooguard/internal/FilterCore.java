@@ -34,6 +34,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * returns false, nothing is lost) instead of running the heap out; no OutOfMemoryError is ever
  * caught.
  *
+ * <p>Dump identity: under the lock, {@link #dumpIdentity()} gives the current state a random
+ * 64-bit id, drawn the first time that state is dumped, and the digest of its tables. The state of
+ * one instance changes only through a counted write (an add, remove or growth that succeeded), so
+ * the pair (instance, write count) names one content, and the id names that pair: a dump of
+ * another instance, even of the same seed and write count (two replicas loaded from one dump and
+ * written once each), or of this one at another time, carries another id.
+ *
  * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
  */
 public final class FilterCore extends FilterCorePadTail {
@@ -70,6 +77,10 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** Bytes of fingerprint storage growth may not exceed. */
   private final long maxBytes;
+
+  /** The dump identity of the state after {@link #identityWrites} writes; under the lock. */
+  private long identityWrites = -1;
+  private DumpIdentity identity;
 
   /** A filter bounded by {@link Sizing#defaultMaxBytes()}. */
   public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed) {
@@ -375,6 +386,18 @@ public final class FilterCore extends FilterCorePadTail {
   /** Writes so far; call under the lock ({@link #locked}). */
   long writesRaw() {
     return writes;
+  }
+
+  /**
+   * The dump identity of the current state (see the class comment); call under the lock. The
+   * digest is computed once per state, at its first dump.
+   */
+  DumpIdentity dumpIdentity() {
+    if (identityWrites != writes) {
+      identity = new DumpIdentity(DumpIdentity.randomId(), DumpFormat.digest(tables));
+      identityWrites = writes;
+    }
+    return identity;
   }
 }
 
