@@ -238,6 +238,159 @@ class CorruptDumpTest {
   }
 
   /**
+   * Valid dumps of the same shape, seed and write count as {@link #original}: the original, another
+   * filter with other keys, and two replicas of the original loaded and written (an add and a
+   * remove each, of different keys). All bodies differ; headers, bodies and chunks can be swapped
+   * position for position, which is what the structural mixes below do.
+   */
+  private static List<AbstractCuckooFilter> sameShapeSeedAndWriteCount() throws IOException {
+    LongCuckooFilter other = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
+    LongStream.range(10_000, 10_170).forEach(other::add);
+    other.remove(10_003);
+    LongCuckooFilter replica = LongCuckooFilter.readFrom(new ByteArrayInputStream(stream));
+    replica.add(20_000);
+    replica.remove(7);
+    LongCuckooFilter replica2 = LongCuckooFilter.readFrom(new ByteArrayInputStream(stream));
+    replica2.add(30_000);
+    replica2.remove(1);
+    List<AbstractCuckooFilter> pool = List.of(original, other, replica, replica2);
+    for (AbstractCuckooFilter f : pool) {
+      assertThat(f.info().subFilters()).isEqualTo(3);
+      assertThat(DumpBytes.chunks(f)).hasSize(chunks.size());
+      assertThat(f.info().buckets()).isEqualTo(original.info().buckets());
+    }
+    assertThat(new DumpBytes(dump(other)).longAt("writes")).isEqualTo(new DumpBytes(stream).longAt("writes"));
+    for (int i = 0; i < pool.size(); i++) {
+      for (int j = i + 1; j < pool.size(); j++) {
+        assertThat(new DumpBytes(dump(pool.get(i))).longAt("digest"))
+            .as("bodies %s and %s differ", i, j).isNotEqualTo(new DumpBytes(dump(pool.get(j))).longAt("digest"));
+      }
+    }
+    return pool;
+  }
+
+  private static boolean acceptedAsAFilter(byte[] bytes) {
+    try {
+      LongCuckooFilter.readFrom(new ByteArrayInputStream(bytes));
+      return true;
+    } catch (CorruptDumpException e) {
+      return false;
+    } catch (IOException e) {
+      throw new AssertionError("not the documented exception", e);
+    }
+  }
+
+  /**
+   * Structural mixes of valid dumps, each part intact, none of them a dump: the header of one with
+   * the body of another (as written, and with both checksums recomputed, so that only the dump's
+   * identity can tell), a run of body words of one dump in another (checksums recomputed), and a
+   * piece of any bytes of one dump over another. Bound: 0 accepted of all the pairs and of 3,000
+   * random mixes (seed 12).
+   */
+  @Test
+  void structuralMixesOfValidStreamDumpsAreNeverAccepted() throws IOException {
+    List<byte[]> dumps = new java.util.ArrayList<>();
+    for (AbstractCuckooFilter f : sameShapeSeedAndWriteCount()) {
+      dumps.add(dump(f));
+    }
+    int mixes = 0;
+    int accepted = 0;
+    for (int x = 0; x < dumps.size(); x++) {
+      for (int y = 0; y < dumps.size(); y++) {
+        if (x != y) {
+          byte[] spliced = DumpBytes.splice(dumps.get(x), dumps.get(y));
+          byte[] resealed = new DumpBytes(spliced).checksummed().bytes();
+          accepted += (acceptedAsAFilter(spliced) ? 1 : 0) + (acceptedAsAFilter(resealed) ? 1 : 0);
+          mixes += 2;
+        }
+      }
+    }
+    SplittableRandom random = new SplittableRandom(12);
+    int words = new DumpBytes(stream).words();
+    int head = new DumpBytes(stream).headerLength();
+    for (int trial = 0; trial < 3_000; trial++) {
+      byte[] into = dumps.get(random.nextInt(dumps.size()));
+      byte[] from = dumps.get(random.nextInt(dumps.size()));
+      byte[] mixed = into.clone();
+      if (trial % 2 == 0) {
+        int a = random.nextInt(words);
+        int b = a + 1 + random.nextInt(words - a);
+        System.arraycopy(from, head + 8 * a, mixed, head + 8 * a, 8 * (b - a));
+        mixed = new DumpBytes(mixed).checksummed().bytes();
+      } else {
+        int length = 1 + random.nextInt(from.length);
+        int src = random.nextInt(from.length - length + 1);
+        int dst = random.nextInt(into.length - length + 1);
+        System.arraycopy(from, src, mixed, dst, length);
+      }
+      boolean isADump = false;
+      for (byte[] d : dumps) {
+        isADump |= Arrays.equals(d, mixed);
+      }
+      if (!isADump) {
+        mixes++;
+        accepted += acceptedAsAFilter(mixed) ? 1 : 0;
+      }
+    }
+    assertThat(mixes).isGreaterThan(2_000);
+    assertThat(accepted).as("mixes accepted of %s", mixes).isZero();
+  }
+
+  /**
+   * Chunks of dumps with the same shape, seed and write count, mixed position by position under
+   * one header: every load that took a chunk of another dump is refused (at that chunk or at
+   * complete()), every load of one dump's own chunks completes as that dump. Bound: 0 accepted of
+   * 1,000 random mixes (seed 13).
+   */
+  @Test
+  void chunksOfFiltersWithTheSameSeedAndWriteCountNeverLoadTogether() throws IOException {
+    List<List<DumpChunk>> all = new java.util.ArrayList<>();
+    List<AbstractCuckooFilter> pool = sameShapeSeedAndWriteCount();
+    for (AbstractCuckooFilter f : pool) {
+      all.add(DumpBytes.chunks(f));
+    }
+    SplittableRandom random = new SplittableRandom(13);
+    int foreignLoads = 0;
+    int accepted = 0;
+    for (int trial = 0; trial < 1_000; trial++) {
+      int owner = random.nextInt(all.size());
+      ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
+      boolean foreign = false;
+      boolean refused = false;
+      for (int i = 0; i < chunks.size() && !refused; i++) {
+        int source = i == 0 ? owner : random.nextInt(3) == 0 ? random.nextInt(all.size()) : owner;
+        DumpChunk c = all.get(source).get(i);
+        foreign |= !Arrays.equals(c.data(), all.get(owner).get(i).data());
+        try {
+          loader.loadChunk(c);
+        } catch (CorruptDumpException e) {
+          refused = true;
+        }
+      }
+      if (!refused) {
+        try {
+          LongCuckooFilter loaded = loader.complete();
+          if (foreign) {
+            accepted++;
+          } else {
+            assertThat(state(loaded)).isEqualTo(state(pool.get(owner)));
+          }
+        } catch (CorruptDumpException e) {
+          refused = true;
+        }
+      }
+      if (foreign) {
+        foreignLoads++;
+        assertThat(refused || accepted > 0).isTrue();
+      } else {
+        assertThat(refused).as("a load of one dump's own chunks").isFalse();
+      }
+    }
+    assertThat(foreignLoads).isGreaterThan(300);
+    assertThat(accepted).as("mixed loads accepted of %s", foreignLoads).isZero();
+  }
+
+  /**
    * Dumps whose checksums are valid but whose fields are not (a writer bug or a crafted file):
    * each range check rejects them with a CorruptDumpException that names the field.
    */
