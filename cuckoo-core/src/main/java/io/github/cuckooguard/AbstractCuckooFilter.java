@@ -95,7 +95,8 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
    * has another) and the header a digest of the whole body, so a {@link ChunkLoader} refuses a
    * chunk taken after a write that followed the header, or a chunk of another filter's dump, and
    * a load that completes is always one consistent snapshot; after such a refusal, dump again
-   * from cursor 0.
+   * from cursor 0. The first dump of each state (cursor 0, or {@link #writeTo}) hashes the whole
+   * body for that digest, one pass over the tables under the writer lock.
    *
    * @param cursor 0 to start, else the cursor of the previous chunk
    * @throws IllegalArgumentException if {@code cursor} is negative

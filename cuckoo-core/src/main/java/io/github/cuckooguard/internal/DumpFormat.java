@@ -54,6 +54,12 @@ import org.jspecify.annotations.Nullable;
  * (a torn overwrite) is refused even where every per-sub-filter count agrees. Versions 1 and 2
  * (before the dump id and digest) are refused with a message saying so.
  *
+ * <p>No false negative through a dump: a dump is taken under the writer lock (the stream form in
+ * one piece; each chunk on its own, all tied to one state by the id), so its body is one state of
+ * the source filter, in which every resident key's fingerprint is in one of its buckets. A read
+ * or load that completes has checked that it holds exactly that body (the digest) under that
+ * header (checksums, counts), so the filter built from it answers as that state did.
+ *
  * <p>Every refusal is a {@link CorruptDumpException}; a dump of another funnel is an
  * {@link IllegalArgumentException} (the caller passed the wrong funnel; the dump is fine).
  */
