@@ -3,6 +3,7 @@ package io.github.cuckooguard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cuckooguard.internal.Sizing;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,10 +114,15 @@ class FilterBuilderTest {
    */
   @Test
   void expectedInsertionsTheHeapCannotHoldFailAtBuildNamingTheValueAndTheAcceptedRange() {
-    assertThatThrownBy(() -> builder().expectedInsertions(8_000_000_000L).build())
+    long bound = (long) (Runtime.getRuntime().maxMemory() * 0.5);
+    // The value (a 10.5 GB table at the default 10-bit fingerprints) on any heap below
+    // 21 GB; on a larger one, the smallest count whose table exceeds half of it.
+    long expected = Sizing.firstTableBytes(8_000_000_000L, 10, 4) > bound
+        ? 8_000_000_000L
+        : Sizing.maxExpectedInsertions(10, 4, bound, AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS) + 1;
+    assertThatThrownBy(() -> builder().expectedInsertions(expected).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("expectedInsertions (8000000000) needs ")
-        .hasMessageContaining("more than maxBytes (" + (long) (Runtime.getRuntime().maxMemory() * 0.5))
+        .hasMessageContaining("expectedInsertions (" + expected + ") needs ")
         .hasMessageContaining("by default 0.5 of Runtime.maxMemory()")
         .hasMessageContaining("the accepted range at these settings is [1, ");
   }
