@@ -2,7 +2,6 @@ package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.FilterCore;
 import io.github.cuckooguard.internal.Sizing;
-import io.github.cuckooguard.internal.Table;
 import java.security.SecureRandom;
 
 /**
@@ -42,6 +41,7 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   private int expansion = -1;
   private boolean seedSet;
   private long seed;
+  private long maxBytes = -1;
 
   AbstractFilterBuilder() {}
 
@@ -177,6 +177,25 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
     return self();
   }
 
+  /**
+   * The most bytes of fingerprint storage the filter may use, over all its sub-filters: growth
+   * stops there (an add that would need another sub-filter returns false, nothing is lost), and
+   * {@link CuckooFilter.Builder#build() build()} refuses an {@link #expectedInsertions} whose
+   * first table alone exceeds it. Growth checks the bound before it allocates, so a filter never
+   * runs the heap out. Default: {@value Sizing#DEFAULT_MAX_BYTES_FRACTION} of
+   * {@link Runtime#maxMemory()} at build time, so a filter and its rebuild fit side by side.
+   *
+   * @param maxBytes at least 1
+   */
+  public B maxBytes(long maxBytes) {
+    requireUnset(this.maxBytes < 0, "maxBytes", this.maxBytes);
+    if (maxBytes < 1) {
+      throw new IllegalArgumentException("maxBytes (" + maxBytes + ") must be >= 1");
+    }
+    this.maxBytes = maxBytes;
+    return self();
+  }
+
   private static void requireUnset(boolean unset, String name, Object current) {
     if (!unset) {
       throw new IllegalStateException(name + " was already set to " + current);
@@ -196,13 +215,27 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
       }
     }
     long expected = expectedInsertions < 0 ? DEFAULT_EXPECTED_INSERTIONS : expectedInsertions;
-    long n = Sizing.buckets(expected, b);
-    if (n < 0 || Table.wordCountOrMinus1Public(f, b, (int) n) < 0) {
-      throw new IllegalArgumentException("expectedInsertions (" + expected + ") needs more than a Java array"
-          + " can index at " + f + "-bit fingerprints; lower it, or shard keys over several filters");
+    long bound = maxBytes < 0 ? Sizing.defaultMaxBytes() : maxBytes;
+    long bytes = Sizing.firstTableBytes(expected, f, b);
+    if (bytes < 0 || bytes > bound) {
+      // Name the value the caller passed and what would be accepted with these settings.
+      long max = Sizing.maxExpectedInsertions(f, b, bound, MAX_EXPECTED_INSERTIONS);
+      if (max == 0) {
+        throw new IllegalArgumentException("maxBytes (" + bound + ") is smaller than the smallest table ("
+            + Sizing.firstTableBytes(1, f, b) + " bytes at " + f + "-bit fingerprints and bucketSize " + b
+            + "); raise it");
+      }
+      String need = bytes < 0
+          ? "a table larger than a Java array can index"
+          : bytes + " bytes of fingerprints, more than maxBytes (" + bound
+              + (maxBytes < 0 ? ", by default " + Sizing.DEFAULT_MAX_BYTES_FRACTION + " of Runtime.maxMemory()" : "")
+              + ")";
+      throw new IllegalArgumentException("expectedInsertions (" + expected + ") needs " + need + " at "
+          + f + "-bit fingerprints and bucketSize " + b + "; the accepted range at these settings is [1, " + max
+          + "]: lower it, raise maxBytes (or the heap), or shard keys over several filters");
     }
     long s = seedSet ? seed : SEEDS.nextLong();
-    return new FilterCore(f, b, (int) n, maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
-        expansion < 0 ? DEFAULT_EXPANSION : expansion, s);
+    return new FilterCore(f, b, (int) Sizing.buckets(expected, b), maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
+        expansion < 0 ? DEFAULT_EXPANSION : expansion, s, bound);
   }
 }

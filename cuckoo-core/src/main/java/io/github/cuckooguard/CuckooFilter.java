@@ -7,6 +7,7 @@ import io.github.cuckooguard.internal.DumpFormat;
 import io.github.cuckooguard.internal.FilterCore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Objects;
 
@@ -52,9 +53,45 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     this.hasher = Hashing.xxh3_64(core.seed());
   }
 
-  /** A builder for filters of keys funnelled by {@code funnel}. */
+  /**
+   * A builder for filters of keys funnelled by {@code funnel}. Its {@link Builder#build()} can
+   * build a filter of any subtype of {@code T}, so that
+   * {@code CuckooFilter<String> f = CuckooFilter.newBuilder(Funnels.stringFunnel())...build()}
+   * compiles although the funnel takes any {@code CharSequence}.
+   *
+   * @throws IllegalArgumentException if the funnel's {@link Funnel#id()} is longer than 255 UTF-8
+   *     bytes (a dump could not hold it)
+   */
   public static <T> Builder<T> newBuilder(Funnel<? super T> funnel) {
-    return new Builder<>(Objects.requireNonNull(funnel, "funnel"));
+    checkFunnelId(Objects.requireNonNull(funnel, "funnel"));
+    return new Builder<>(funnel);
+  }
+
+  /** The funnel's id, checked to fit a dump (at most 255 UTF-8 bytes). */
+  private static String checkFunnelId(Funnel<?> funnel) {
+    String id = Objects.requireNonNull(funnel.id(), "funnel.id()");
+    DumpFormat.funnelIdBytes(id);
+    return id;
+  }
+
+  /**
+   * True if {@code id} is the default id of a lambda or other hidden class: it names a class
+   * generated in this JVM run, so a dump carrying it could not be read back in another run.
+   */
+  static boolean unstableId(Funnel<?> funnel, String id) {
+    Class<?> c = funnel.getClass();
+    return (c.isHidden() || c.isSynthetic() || id.contains("$$Lambda")) && id.equals(c.getName());
+  }
+
+  @Override
+  String dumpableFunnelId() {
+    String id = funnelId();
+    if (unstableId(funnel, id)) {
+      throw new IllegalStateException("the funnel is a lambda whose default id() ('" + id + "') names a class"
+          + " generated in this JVM run, so its dump could not be read back in another; give the funnel a"
+          + " stable id() (override it in a named class, or use one of Funnels)");
+    }
+    return id;
   }
 
   long hash(T key) {
@@ -71,8 +108,14 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
    * each {@link #remove} takes one away. To track a set of keys that may later be removed, add
    * each key once when it enters the set (see {@link CuckooGuard}).
    *
-   * @return true if stored; false if the filter is full and cannot grow ({@code expansion} 0 or
-   *     its sub-filter limit reached), in which case nothing that was stored is lost
+   * <p>At most {@code 2 × bucketSize} copies of one fingerprint fit the key's two buckets (8 at
+   * the default bucket size), over all sub-filters: an add beyond that returns false without
+   * growing the filter, so one hot key (or keys colliding with it) cannot make it grow. The key
+   * still answers {@code mightContain} true then, but that copy was not stored.
+   *
+   * @return true if stored; false if the filter is full and cannot grow ({@code expansion} 0, its
+   *     sub-filter limit or its {@code maxBytes} reached), or the key's buckets already hold the
+   *     most copies of its fingerprint; nothing that was stored is lost
    * @throws NullPointerException if {@code key} is null
    */
   public boolean add(T key) {
@@ -111,7 +154,9 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #mightContain} for each key, in iteration order (CF.MEXISTS).
+   * {@link #mightContain} for each key, in iteration order (CF.MEXISTS). The collection is
+   * iterated once and the answer has one entry per key that iteration gave, whatever
+   * {@code size()} said (a concurrently modified collection cannot add or drop entries).
    *
    * @throws NullPointerException if {@code keys} or any key is null (checked before any lookup)
    */
@@ -125,7 +170,10 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #add} for each key, in iteration order, continuing after a failure (CF.INSERT).
+   * {@link #add} for each key, in iteration order, continuing after a failure (CF.INSERT). The
+   * collection is iterated once, before any add, and exactly the keys that iteration gave are
+   * added, one result each: a collection that shrinks or grows concurrently cannot add phantom
+   * fingerprints or fail with an index error.
    *
    * @return per key, true if stored
    * @throws NullPointerException if {@code keys} or any key is null (checked before any add)
@@ -141,7 +189,7 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   /**
    * {@link #addIfAbsent} for each key, in iteration order, continuing after a failure
-   * (CF.INSERTNX). The warning on {@link #addIfAbsent} applies.
+   * (CF.INSERTNX); iterated once as {@link #addAll}. The warning on {@link #addIfAbsent} applies.
    *
    * @throws NullPointerException if {@code keys} or any key is null (checked before any add)
    */
@@ -154,17 +202,25 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     return out;
   }
 
+  /**
+   * The hashes of the keys one iteration gives, exactly as many as it gave: {@code size()} is
+   * only a first guess for the array, never trusted (a concurrently modified collection's size
+   * and iteration disagree).
+   */
   private long[] hashes(Collection<? extends T> keys) {
     Objects.requireNonNull(keys, "keys");
-    long[] hashes = new long[keys.size()];
+    long[] hashes = new long[Math.max(0, Math.min(keys.size(), 1 << 16))];
     int i = 0;
     for (T key : keys) {
       if (key == null) {
         throw new NullPointerException("keys[" + i + "] is null");
       }
+      if (i == hashes.length) {
+        hashes = Arrays.copyOf(hashes, Math.max(16, hashes.length * 2));
+      }
       hashes[i++] = hash(key);
     }
-    return hashes;
+    return i == hashes.length ? hashes : Arrays.copyOf(hashes, i);
   }
 
   /**
@@ -192,27 +248,43 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. Every header field is range-checked and both
-   * checksums verified, so damaged input fails with an {@link IOException}. Memory is allocated
-   * as the body arrives (at most 64 MiB per sub-filter ahead of it), so a header that declares
-   * huge tables fails as truncated instead of exhausting the heap (the same holds for
-   * {@link #loader}).
+   * Reads a filter written by {@link #writeTo}. Every header field is range-checked, the
+   * checksums verified, and the body's digest compared with the one in the header, so damaged
+   * input, and a header of one dump followed by the body of another, fail with a
+   * {@link CorruptDumpException}. Memory is allocated as the body arrives (at most 64 MiB per
+   * sub-filter ahead of it), so a header that declares huge tables fails as truncated instead of
+   * exhausting the heap (the same holds for {@link #loader}).
+   *
+   * <p>Exactly one dump is read: the stream is left just after the dump's last byte, and what
+   * follows (another dump, or the stale tail of a longer file overwritten in place) is neither
+   * read nor refused; the dump itself is verified whole, so such a tail cannot change the filter
+   * read. Check the length of a file whose tail matters. The filter read may grow within
+   * {@value io.github.cuckooguard.internal.Sizing#DEFAULT_MAX_BYTES_FRACTION} of this JVM's
+   * {@link Runtime#maxMemory()} (or its own size, if larger); {@code maxBytes} is not stored in a
+   * dump.
    *
    * @param funnel the funnel it was written with (checked by {@link Funnel#id()})
-   * @throws IOException if the stream fails, or the data is truncated, corrupt (checksums), of an
-   *     unknown format version or hash scheme
-   * @throws IllegalArgumentException if the dump was written with another funnel
+   * @throws CorruptDumpException if the data is truncated, corrupt (checksums, digest), made of
+   *     parts of different dumps, of an unsupported format version (1 and 2 are refused by name)
+   *     or hash scheme
+   * @throws IOException if the stream fails
+   * @throws IllegalArgumentException if the dump was written with another funnel, or the funnel's
+   *     id is longer than 255 UTF-8 bytes
    */
   public static <T> CuckooFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
-    return new CuckooFilter<>(DumpFormat.read(in, funnel.id()), funnel);
+    return new CuckooFilter<>(DumpFormat.read(in, checkFunnelId(funnel)), funnel);
   }
 
-  /** A loader for the chunks of {@link #scanDump} written with {@code funnel} (CF.LOADCHUNK). */
+  /**
+   * A loader for the chunks of {@link #scanDump} written with {@code funnel} (CF.LOADCHUNK).
+   *
+   * @throws IllegalArgumentException if the funnel's id is longer than 255 UTF-8 bytes
+   */
   public static <T> ChunkLoader<CuckooFilter<T>> loader(Funnel<? super T> funnel) {
     Objects.requireNonNull(funnel, "funnel");
-    return new ChunkLoader<>(funnel.id(), core -> new CuckooFilter<>(core, funnel));
+    return new ChunkLoader<>(checkFunnelId(funnel), core -> new CuckooFilter<>(core, funnel));
   }
 
   /**
@@ -228,12 +300,17 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     }
 
     /**
-     * A new, empty filter.
+     * A new, empty filter, of keys of type {@code T} or of any subtype of it: the funnel takes
+     * every {@code T}, so {@code CuckooFilter<String> f = CuckooFilter.newBuilder(
+     * Funnels.stringFunnel())...build()} compiles (the type argument is taken from the target).
      *
-     * @throws IllegalArgumentException if the settings need a table larger than a Java array,
-     *     or an fpp that 16-bit fingerprints cannot reach
+     * @param <K> the key type of the filter, {@code T} unless the assignment asks for a subtype
+     * @throws IllegalArgumentException if the table for {@code expectedInsertions} cannot be
+     *     allocated: more than a Java array holds, or more than {@code maxBytes}; the message names
+     *     the value passed and the accepted range. Also if the fpp cannot be reached with 16-bit
+     *     fingerprints.
      */
-    public CuckooFilter<T> build() {
+    public <K extends T> CuckooFilter<K> build() {
       return new CuckooFilter<>(buildCore(), funnel);
     }
   }

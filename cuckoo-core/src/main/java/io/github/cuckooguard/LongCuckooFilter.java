@@ -58,7 +58,7 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     return core.remove(hasher.hashLongToLong(key));
   }
 
-  /** {@link #mightContain} per key (CF.MEXISTS). */
+  /** {@link #mightContain} per key, one answer per element of {@code keys} (CF.MEXISTS). */
   public boolean[] mightContainAll(long... keys) {
     Objects.requireNonNull(keys, "keys");
     boolean[] out = new boolean[keys.length];
@@ -68,7 +68,7 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     return out;
   }
 
-  /** {@link #add} per key, continuing after a failure (CF.INSERT). */
+  /** {@link #add} per key, continuing after a failure, one result per element of {@code keys} (CF.INSERT). */
   public boolean[] addAll(long... keys) {
     Objects.requireNonNull(keys, "keys");
     boolean[] out = new boolean[keys.length];
@@ -78,7 +78,16 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     return out;
   }
 
-  /** Reads a filter written by {@link #writeTo} of a long filter; see {@link CuckooFilter#readFrom}. */
+  /**
+   * Reads a filter written by {@link #writeTo} of a long filter (or of a
+   * {@code CuckooFilter<Long>} with {@link Funnels#longFunnel()}); see {@link CuckooFilter#readFrom}
+   * for what is checked and where the stream is left.
+   *
+   * @throws CorruptDumpException if the dump is truncated, corrupt, made of parts of different
+   *     dumps, or of an unsupported version
+   * @throws IOException if the stream fails
+   * @throws IllegalArgumentException if the dump was written with another funnel than {@code "long"}
+   */
   public static LongCuckooFilter readFrom(InputStream in) throws IOException {
     return new LongCuckooFilter(DumpFormat.read(Objects.requireNonNull(in, "in"), Funnels.longFunnel().id()));
   }

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>What must hold for a key the model holds {@code c > 0} times: {@code mightContain} is true,
  * {@code count} is at least {@code c}, {@code addIfAbsent} answers {@code ALREADY_PRESENT}, and
  * {@code remove} succeeds. The filter's item count equals the model's size at every step. A
- * failed add happens only when the filter cannot grow, and loses nothing. Only keys the model
- * holds are removed (removing others may legitimately create false negatives; see
- * {@link CollisionHazardTest}).
+ * failed add happens only when the filter cannot grow or the key's bucket pairs already hold
+ * 2·b copies of its fingerprint, and loses nothing. Only keys the model holds are removed
+ * (removing others may legitimately create false negatives; see {@link CollisionHazardTest}).
  *
  * <p>130,000 operations per shape, 10 shapes: 1.3 million operations, fixed seeds.
  */
@@ -169,8 +169,11 @@ class CuckooFilterModelTest {
         failedAdds++;
         phaseFailures++;
         FilterInfo info = filter.info();
-        assertThat(info.expansion() == 0 || info.subFilters() == 32)
-            .as("an add fails only when the filter cannot grow: %s", info).isTrue();
+        // or when the key's pairs already hold the most copies of its fingerprint (2·b, over all
+        // sub-filters), which growth may not lift (issue 12)
+        assertThat(info.expansion() == 0 || info.subFilters() == 32 || filter.count(key) >= 2 * info.bucketSize())
+            .as("an add fails only when the filter cannot grow or the key's pairs are at the copy limit: %s", info)
+            .isTrue();
       }
     }
 

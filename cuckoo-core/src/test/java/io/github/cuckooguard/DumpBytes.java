@@ -1,9 +1,12 @@
 package io.github.cuckooguard;
 
+import com.dynatrace.hash4j.hashing.HashStream64;
+import com.dynatrace.hash4j.hashing.Hashing;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -45,7 +48,9 @@ final class DumpBytes {
       case "items" -> seedAt + 22;
       case "deletes" -> seedAt + 30;
       case "writes" -> seedAt + 38;
-      case "subFilterCount" -> seedAt + 46;
+      case "dumpId" -> seedAt + 46;
+      case "digest" -> seedAt + 54;
+      case "subFilterCount" -> seedAt + 62;
       default -> throw new IllegalArgumentException(field);
     };
   }
@@ -53,6 +58,10 @@ final class DumpBytes {
   /** Offset of sub-filter {@code i}'s segment count (its item count follows, 8 bytes). */
   int segmentsAt(int i) {
     return at("subFilterCount") + 2 + 12 * i;
+  }
+
+  long longAt(String field) {
+    return ByteBuffer.wrap(bytes).getLong(at(field));
   }
 
   int headerLength() {
@@ -82,11 +91,40 @@ final class DumpBytes {
     return (bytes.length - headerLength() - 4) / 8;
   }
 
+  /** Fixes the body digest, then both checksums: only the changed field is wrong. */
   private DumpBytes resealed() {
+    ByteBuffer.wrap(bytes).putLong(at("digest"), digest(bytes, headerLength(), bytes.length - 4));
+    return checksummed();
+  }
+
+  /**
+   * Fixes both checksums but not the digest: what a splice of two dumps looks like when each part
+   * came through intact (a torn overwrite), so only the dump's identity can catch it.
+   */
+  DumpBytes checksummed() {
     ByteBuffer buf = ByteBuffer.wrap(bytes);
     buf.putInt(headerCrcAt, crc(bytes, 0, headerCrcAt));
     buf.putInt(bytes.length - 4, crc(bytes, headerLength(), bytes.length - 4));
     return this;
+  }
+
+  /** The documented body digest: XXH3-64 of the body words, each as 8 little-endian bytes. */
+  static long digest(byte[] b, int from, int to) {
+    HashStream64 s = Hashing.xxh3_64().hashStream();
+    ByteBuffer buf = ByteBuffer.wrap(b, from, to - from);
+    while (buf.hasRemaining()) {
+      s.putLong(buf.getLong());
+    }
+    return s.getAsLong();
+  }
+
+  /** This dump's header followed by {@code other}'s body and body checksum. */
+  static byte[] splice(byte[] header, byte[] other) {
+    DumpBytes h = new DumpBytes(header);
+    DumpBytes o = new DumpBytes(other);
+    byte[] out = Arrays.copyOf(header, h.headerLength() + other.length - o.headerLength());
+    System.arraycopy(other, o.headerLength(), out, h.headerLength(), other.length - o.headerLength());
+    return out;
   }
 
   byte[] bytes() {
@@ -101,6 +139,33 @@ final class DumpBytes {
     CRC32C crc = new CRC32C();
     crc.update(b, from, to - from);
     return (int) crc.getValue();
+  }
+
+  /**
+   * The dump's bytes with the dump id and the header checksum over it zeroed: what two filters
+   * in the same state have in common (the id is drawn per instance and state, so two instances
+   * never share it).
+   */
+  static byte[] state(byte[] dump) {
+    DumpBytes d = new DumpBytes(dump);
+    byte[] b = d.bytes;
+    Arrays.fill(b, d.at("dumpId"), d.at("dumpId") + 8, (byte) 0);
+    Arrays.fill(b, d.headerCrcAt, d.headerCrcAt + 4, (byte) 0);
+    return b;
+  }
+
+  /** {@link #state(byte[])} of {@code filter}'s {@code writeTo} bytes. */
+  static byte[] state(AbstractCuckooFilter filter) {
+    return state(FilterSubject.dump(filter));
+  }
+
+  /** Loads {@code chunks} in order and completes. */
+  static <F extends AbstractCuckooFilter> F load(ChunkLoader<F> loader, List<DumpChunk> chunks)
+      throws CorruptDumpException {
+    for (DumpChunk c : chunks) {
+      loader.loadChunk(c);
+    }
+    return loader.complete();
   }
 
   /** Every chunk of {@code filter}'s scan dump, header first, without the end marker. */

@@ -3,6 +3,7 @@ package io.github.cuckooguard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cuckooguard.internal.Sizing;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +37,9 @@ class FilterBuilderTest {
       "maxKicks | 0 | maxKicks (0) must be in [1, 65535]",
       "maxKicks | 65536 | maxKicks (65536) must be in [1, 65535]",
       "expansion | -1 | expansion (-1) must be in [0, 32768]",
-      "expansion | 32769 | expansion (32769) must be in [0, 32768]"})
+      "expansion | 32769 | expansion (32769) must be in [0, 32768]",
+      "maxBytes | 0 | maxBytes (0) must be >= 1",
+      "maxBytes | -1 | maxBytes (-1) must be >= 1"})
   void settersRejectValuesOutsideTheirRangeNamingValueAndRange(String setter, String value, String message) {
     assertThatThrownBy(() -> set(builder(), setter, value)).isInstanceOf(IllegalArgumentException.class)
         .hasMessage(message);
@@ -52,7 +55,7 @@ class FilterBuilderTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({"expectedInsertions, 10, 10", "fpp, 0.5, 0.5", "fingerprintBits, 8, 8", "bucketSize, 8, 8",
-      "maxKicks, 9, 9", "expansion, 2, 2", "seed, 42, 42"})
+      "maxKicks, 9, 9", "expansion, 2, 2", "seed, 42, 42", "maxBytes, 4096, 4096"})
   void eachSetterMayBeCalledOnlyOnce(String setter, String value, String shown) {
     LongCuckooFilter.Builder b = builder();
     set(b, setter, value);
@@ -77,6 +80,7 @@ class FilterBuilderTest {
       case "maxKicks" -> x -> x.maxKicks(Integer.parseInt(value));
       case "expansion" -> x -> x.expansion(Integer.parseInt(value));
       case "seed" -> x -> x.seed(Long.parseLong(value));
+      case "maxBytes" -> x -> x.maxBytes(Long.parseLong(value));
       default -> throw new IllegalArgumentException(setter);
     };
     call.accept(b);
@@ -101,6 +105,59 @@ class FilterBuilderTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions (" + expected + ")")
         .hasMessageContaining("shard keys over several filters");
+  }
+
+  /**
+   * Issue 12, case 6: expectedInsertions(8e9) passed validation and build() then threw an
+   * OutOfMemoryError (about 10.5 GB asked); now build() refuses it at once, naming the value
+   * passed and the accepted range at these settings.
+   */
+  @Test
+  void expectedInsertionsTheHeapCannotHoldFailAtBuildNamingTheValueAndTheAcceptedRange() {
+    long bound = (long) (Runtime.getRuntime().maxMemory() * 0.5);
+    // The issue's value (a 10.5 GB table at the default 10-bit fingerprints) on any heap below
+    // 21 GB; on a larger one, the smallest count whose table exceeds half of it.
+    long expected = Sizing.firstTableBytes(8_000_000_000L, 10, 4) > bound
+        ? 8_000_000_000L
+        : Sizing.maxExpectedInsertions(10, 4, bound, AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS) + 1;
+    assertThatThrownBy(() -> builder().expectedInsertions(expected).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions (" + expected + ") needs ")
+        .hasMessageContaining("by default 0.5 of Runtime.maxMemory()")
+        .hasMessageContaining("the accepted range at these settings is [1, ");
+  }
+
+  /** The accepted maximum named in the message is exact: it builds, one more does not. */
+  @Test
+  void theAcceptedMaximumNamedForAMemoryBoundIsExact() {
+    long bound = 1 << 20;
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(
+        () -> builder().expectedInsertions(10_000_000).fingerprintBits(12).maxBytes(bound).build());
+    assertThat(t).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions (10000000) needs ").hasMessageContaining("maxBytes (1048576)");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("is \\[1, (\\d+)\\]").matcher(t.getMessage());
+    assertThat(m.find()).as(t.getMessage()).isTrue();
+    long max = Long.parseLong(m.group(1));
+    LongCuckooFilter largest = builder().expectedInsertions(max).fingerprintBits(12).maxBytes(bound).build();
+    assertThat(largest.sizeInBytes()).isLessThanOrEqualTo(bound);
+    assertThatThrownBy(() -> builder().expectedInsertions(max + 1).fingerprintBits(12).maxBytes(bound).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expectedInsertions (" + (max + 1) + ")");
+  }
+
+  /** Above what one array indexes, the message gave no accepted range before. */
+  @Test
+  void capacityBeyondAJavaArrayNamesTheAcceptedRange() {
+    assertThatThrownBy(() -> builder().expectedInsertions(8_200_000_000L).fingerprintBits(16).maxBytes(Long.MAX_VALUE)
+        .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("expectedInsertions (8200000000) needs a table larger than a Java array can index")
+        .hasMessageContaining("the accepted range at these settings is [1, 8160437");
+  }
+
+  @Test
+  void aMaxBytesBelowTheSmallestTableIsRejectedAtBuildNamingIt() {
+    assertThatThrownBy(() -> builder().expectedInsertions(1).maxBytes(8).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBytes (8) is smaller than");
   }
 
   @Test
@@ -132,7 +189,7 @@ class FilterBuilderTest {
     assertThat(FilterSubject.dump(a)).isNotEqualTo(FilterSubject.dump(b));
 
     LongCuckooFilter.Builder seeded = builder().seed(5);
-    assertThat(FilterSubject.dump(seeded.build())).isEqualTo(FilterSubject.dump(seeded.build()));
+    assertThat(DumpBytes.state(seeded.build())).isEqualTo(DumpBytes.state(seeded.build()));
   }
 
   @ParameterizedTest

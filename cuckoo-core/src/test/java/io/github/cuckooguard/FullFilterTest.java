@@ -163,7 +163,7 @@ class FullFilterTest {
   }
 
   @Test
-  void aKeyAddedMoreOftenThanItsBucketsHoldFailsWhenFixedAndGrowsWhenExpandable() {
+  void aKeyAddedMoreOftenThanItsBucketsHoldIsRefusedWithoutGrowingFixedOrExpandable() {
     LongCuckooFilter fixed = LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(0).seed(61).build();
     LongCuckooFilter growing = LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(1).seed(61).build();
     for (int i = 0; i < 8; i++) { // two buckets of four slots
@@ -175,8 +175,12 @@ class FullFilterTest {
     assertThat(dump(fixed)).isEqualTo(before);
     assertThat(fixed.count(42)).isEqualTo(8);
 
-    assertThat(growing.add(42)).as("ninth copy in an expandable filter").isTrue();
-    assertThat(growing.info().subFilters()).isEqualTo(2);
-    assertThat(growing.count(42)).isEqualTo(9);
+    // Issue 12, case 5: growth cannot lift the limit; before, each 8 copies appended a sub-filter.
+    byte[] grownBefore = dump(growing);
+    assertThat(growing.add(42)).as("ninth copy in an expandable filter").isFalse();
+    assertThat(dump(growing)).as("nothing changed, no sub-filter appended").isEqualTo(grownBefore);
+    assertThat(growing.info().subFilters()).isEqualTo(1);
+    assertThat(growing.count(42)).isEqualTo(8);
+    assertThat(growing.mightContain(42)).isTrue();
   }
 }

@@ -22,6 +22,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * from an older one is seen in neither, so for a never-added key the answer is not always
  * linearizable (found in review, reproduced with Lincheck; see CuckooFilter's class comment).
  *
+ * <p>Limits that growth cannot lift. (1) At most {@code 2·b} copies of one fingerprint in one
+ * key's bucket pair, counted over all sub-filters ({@link #maxCopies()}): an add beyond that
+ * returns false without growing. One table's pair holds at most {@code 2·b} slots, so without the
+ * limit a key added again and again (or keys that share its fingerprint and bucket pair, which
+ * no kick can separate: a kick moves a copy only to the other bucket of the same pair) would
+ * append a sub-filter per {@code 2·b} adds. Such a refused add still leaves the key reported
+ * present (its fingerprint fills its pair), and it is reported as not stored, so the caller does
+ * not count on a copy it does not have. (2) A memory bound, {@code maxBytes}: a sub-filter is
+ * appended only if the fingerprint storage stays within it, so growth fails fast (the add
+ * returns false, nothing is lost) instead of running the heap out; no OutOfMemoryError is ever
+ * caught.
+ *
+ * <p>Dump identity: under the lock, {@link #dumpIdentity()} gives the current state a random
+ * 64-bit id, drawn the first time that state is dumped, and the digest of its tables. The state of
+ * one instance changes only through a counted write (an add, remove or growth that succeeded), so
+ * the pair (instance, write count) names one content, and the id names that pair: a dump of
+ * another instance, even of the same seed and write count (two replicas loaded from one dump and
+ * written once each), or of this one at another time, carries another id.
+ *
  * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
  */
 public final class FilterCore extends FilterCorePadTail {
@@ -56,25 +75,43 @@ public final class FilterCore extends FilterCorePadTail {
   /** Successful adds and removes (and growths) so far; under the lock. Dumps compare it. */
   private long writes;
 
+  /** Bytes of fingerprint storage growth may not exceed. */
+  private final long maxBytes;
+
+  /** The dump identity of the state after {@link #identityWrites} writes; under the lock. */
+  private long identityWrites = -1;
+  private DumpIdentity identity;
+
+  /** A filter bounded by {@link Sizing#defaultMaxBytes()}. */
   public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed) {
+    this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed, Sizing.defaultMaxBytes());
+  }
+
+  /**
+   * An empty filter whose fingerprint storage may grow up to {@code maxBytes}; the caller has
+   * checked that the first table fits it ({@link Sizing#tableBytes}).
+   */
+  public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed,
+      long maxBytes) {
     this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed,
-        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0, 0);
+        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0, 0, maxBytes);
   }
 
   FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes,
-      long writes) {
+      long writes, long maxBytes) {
     super(f, b, n, maxKicks, expansion, seed, tables);
     this.items = items;
     this.deletes = deletes;
     this.writes = writes;
+    this.maxBytes = maxBytes;
   }
 
   // ---- lookups (lock-free) ----
 
   public boolean contains(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
     if (ts.length == 1) {
       // The common case: no data-dependent branch on the answer (first table has one segment).
@@ -91,9 +128,9 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   public int count(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     lock.lock(); // exact: see Table.count
     try {
       int c = 0;
@@ -132,11 +169,20 @@ public final class FilterCore extends FilterCorePadTail {
     }
   }
 
+  /**
+   * The one add path. No false negative: it only ever puts a fingerprint into a free slot, or
+   * moves fingerprints along a kick path inside their own pairs (Table), or refuses with
+   * nothing changed; no stored copy is removed or left outside its pair.
+   */
   private boolean addLocked(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
+    // One table's pair holds at most 2·b copies, so the limit needs counting only once grown.
+    if (ts.length > 1 && copies(ts, hash, fp, l1, l2) >= maxCopies()) {
+      return false;
+    }
     for (Table t : ts) {
       long base = t.segmentBase(hash);
       if (t.tryPlace(fp, base + l1, base + l2)) {
@@ -147,6 +193,11 @@ public final class FilterCore extends FilterCorePadTail {
     long base = last.segmentBase(hash);
     if (last.kickInsert(fp, base + l1, base + l2, base)) {
       return stored();
+    }
+    // Growth cannot help a key whose pair is full of its own fingerprint: the new table would
+    // take 2·b more copies and then be needed again. Refuse, nothing changed.
+    if (ts.length == 1 && ts[0].count(fp, l1, l2) >= maxCopies()) {
+      return false;
     }
     Table grown = grow(ts);
     if (grown == null) {
@@ -159,6 +210,29 @@ public final class FilterCore extends FilterCorePadTail {
     return false;
   }
 
+  /** Copies of {@code fp} in the key's pairs over all tables; under the lock. */
+  private static int copies(Table[] ts, long hash, long fp, int l1, int l2) {
+    int c = 0;
+    for (Table t : ts) {
+      long base = t.segmentBase(hash);
+      c += t.count(fp, base + l1, base + l2);
+    }
+    return c;
+  }
+
+  /**
+   * Copies of one fingerprint one key's bucket pair may hold over all sub-filters: {@code 2·b},
+   * what a single table's pair holds (see the class comment).
+   */
+  public int maxCopies() {
+    return 2 * bucketSize;
+  }
+
+  /** The bound on fingerprint storage that growth respects. */
+  public long maxBytes() {
+    return maxBytes;
+  }
+
   /** Counts a fingerprint just stored; returns true for addLocked. */
   private boolean stored() {
     ITEMS.setRelease(this, items + 1);
@@ -166,22 +240,24 @@ public final class FilterCore extends FilterCorePadTail {
     return true;
   }
 
-  /** Appends a sub-filter if expansion allows; null if the filter cannot grow. */
+  /**
+   * Appends a sub-filter if expansion, the sub-filter limit, the array limit and {@code maxBytes}
+   * allow; null if the filter cannot grow. The bound is checked before allocating, so growth
+   * never runs into an OutOfMemoryError of its own making.
+   */
   private Table grow(Table[] ts) {
     if (expansion == 0 || ts.length >= MAX_SUB_FILTERS) {
       return null;
     }
     long segments = (long) ts[ts.length - 1].segments * expansion;
-    if (segments > Integer.MAX_VALUE
-        || Table.wordCountOrMinus1(fingerprintBits, bucketSize, localBuckets, segments) < 0) {
+    if (segments > Integer.MAX_VALUE) {
       return null;
     }
-    Table t;
-    try {
-      t = new Table(fingerprintBits, bucketSize, localBuckets, (int) segments, maxKicks);
-    } catch (OutOfMemoryError e) {
+    long bytes = Sizing.tableBytes(fingerprintBits, bucketSize, localBuckets, segments);
+    if (bytes < 0 || bytes > maxBytes - bytes()) {
       return null;
     }
+    Table t = new Table(fingerprintBits, bucketSize, localBuckets, (int) segments, maxKicks);
     Table[] next = Arrays.copyOf(ts, ts.length + 1);
     next[ts.length] = t;
     tables = next;
@@ -191,9 +267,9 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** CF.DEL: removes one copy, newest sub-filter first. */
   public boolean remove(long hash) {
-    long fp = Table.fingerprint(hash, slotMask);
-    int l1 = Table.primaryIndex(hash, localBuckets);
-    int l2 = Table.altIndex(l1, fp, localBuckets, half);
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     lock.lock();
     try {
       Table[] ts = tables;
@@ -310,6 +386,18 @@ public final class FilterCore extends FilterCorePadTail {
   /** Writes so far; call under the lock ({@link #locked}). */
   long writesRaw() {
     return writes;
+  }
+
+  /**
+   * The dump identity of the current state (see the class comment); call under the lock. The
+   * digest is computed once per state, at its first dump.
+   */
+  DumpIdentity dumpIdentity() {
+    if (identityWrites != writes) {
+      identity = new DumpIdentity(DumpIdentity.randomId(), DumpFormat.digest(tables));
+      identityWrites = writes;
+    }
+    return identity;
   }
 }
 

@@ -28,7 +28,60 @@ public final class Sizing {
     return bucketSize <= 2 ? 0.84 : bucketSize == 4 ? DESIGN_LOAD : 0.98;
   }
 
+  /** Longest array the JVMs in use allocate (a few header words below Integer.MAX_VALUE). */
+  static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 16;
+
+  /**
+   * Share of {@link Runtime#maxMemory()} one filter's fingerprint storage may take unless a
+   * bound is set: a half, so that a filter and its replacement being rebuilt fit side by side.
+   */
+  public static final double DEFAULT_MAX_BYTES_FRACTION = 0.5;
+
   private Sizing() {}
+
+  /** {@link #DEFAULT_MAX_BYTES_FRACTION} of this JVM's maximum heap. */
+  public static long defaultMaxBytes() {
+    long max = Runtime.getRuntime().maxMemory();
+    return max == Long.MAX_VALUE ? Long.MAX_VALUE : (long) (max * DEFAULT_MAX_BYTES_FRACTION);
+  }
+
+  /**
+   * Bytes of a table of {@code m} segments of {@code n} buckets ({@code b} slots of {@code f}
+   * bits, plus the spare word), or -1 if it is more than one Java array can hold.
+   */
+  public static long tableBytes(int f, int b, int n, long m) {
+    long words = Table.wordCountOrMinus1(f, b, n, m);
+    return words < 0 ? -1 : words * Long.BYTES;
+  }
+
+  /**
+   * Bytes of the first table of a filter sized for {@code expected} keys, or -1 if its bucket
+   * count exceeds an int or its words an array.
+   */
+  public static long firstTableBytes(long expected, int f, int b) {
+    long n = buckets(expected, b);
+    return n < 0 ? -1 : tableBytes(f, b, (int) n, 1);
+  }
+
+  /**
+   * The largest expected count in [1, {@code limit}] whose first table fits an array and
+   * {@code maxBytes}, or 0 if none does. The table grows monotonically with the count, so a
+   * binary search over it is exact.
+   */
+  public static long maxExpectedInsertions(int f, int b, long maxBytes, long limit) {
+    long lo = 0;
+    long hi = limit;
+    while (lo < hi) {
+      long mid = lo + (hi - lo + 1) / 2;
+      long bytes = firstTableBytes(mid, f, b);
+      if (bytes >= 0 && bytes <= maxBytes) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
 
   /** Fingerprint bits for a target fpp, or -1 if 16 bits are not enough. At least 4. */
   public static int fingerprintBits(double fpp, int bucketSize) {

@@ -1,33 +1,15 @@
 package io.github.cuckooguard.internal;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
  * One cuckoo hash table (a sub-filter): {@code segments × localBuckets} buckets of {@code b}
- * slots of {@code f} bits, bit-packed in a {@code long[]}.
+ * slots of {@code f} bits. The pieces live beside it, one responsibility each: the bit-packed
+ * layout and its SWAR matches in {@link PackedBuckets}, hash-to-bucket math in
+ * {@link BucketIndex}, the kick search in {@link KickPath}, checks of a loaded table in
+ * {@link TableAudit}. This class is the write protocol that keeps lock-free reads exact.
  *
  * <pre>
- * Layout
- *   bucket i occupies bits [i·b·f, (i+1)·b·f) of the little-endian bit string formed by data[];
- *   slot j of bucket i is bits [i·b·f + j·f, … + f). 0 means empty. One spare word at the end
- *   lets every read fetch the two words around a bucket without a bounds branch, so a bucket of
- *   up to 64 bits (b = 4 and f ≤ 16) is one 64-bit "window": two plain word reads, a shift and
- *   a mask. The fingerprint is then matched against all lanes at once (SWAR zero-lane test,
- *   exact: (x − lows) &amp; ~x &amp; highs ≠ 0 iff some lane of x is 0, with x = window ^ fp·lows).
- *   Buckets wider than 64 bits (b = 8 and f &gt; 8) are read as two windows of four lanes.
- *
- * Indexing (partial-key cuckoo hashing, Fan et al., CoNEXT 2014), for a 64-bit hash h:
- *   fp = low f bits of h, 0 mapped to 1;
- *   l1 = ((h &gt;&gt;&gt; 32) · n) &gt;&gt;&gt; 32                         multiply-shift, no division;
- *   l2 = alt(l1, fp) = (n − l1 − r(fp)) mod n, r(fp) odd in [1, n−1].
- *   alt is an involution and, n being even, never maps a bucket to itself (n − 2l is even, r is
- *   odd), so the table can be sized to any even bucket count instead of a power of two.
- *   A table made of m segments (growth, see FilterCore) picks a segment from other hash bits and
- *   applies l1/l2 inside it; all tables share n, so a key has the same bucket pair (l1, l2) in
- *   every table and two keys that collide in a larger table collide in every smaller one. That
- *   makes a delete of a key that was added safe whichever table the matching copy is in.
- *
  * Concurrency
  *   Writers are serialised by the owner's lock (one writer at a time per filter). Readers take no
  *   lock. A kick path is searched first (breadth-first, bounded by maxKicks nodes, nothing moved)
@@ -59,22 +41,21 @@ import java.lang.invoke.VarHandle;
  *   matters for readers beside a writer: each stamp write takes a cache line away from them.
  *   count is exact under the owner's lock (FilterCore); unlocked, an unstamped delete from A and
  *   an add into B between its two reads would count one copy twice.
+ *
+ *   No false negative, what every write path here keeps: a fingerprint leaves its key's pair
+ *   only by a delete the caller asked for; a kick step moves it to the other bucket of its pair,
+ *   writing the new copy before clearing the old slot, inside odd stamps of both buckets. So a
+ *   resident key's fingerprint is in one of its two buckets at every instant, and a reader that
+ *   might have read the pair while it was in transit sees a changed stamp and retries.
  * </pre>
  */
 public final class Table extends TablePadTail {
 
-  private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-  private static final long MIX = 0x9E3779B97F4A7C15L;
-
   /** Items stored in this table; written under the owner's lock. */
   long items;
 
-  // Breadth-first search scratch, used under the owner's lock only.
-  private final long[] qBucket;
-  private final long[] qBase;
-  private final int[] qParent;
-  private final int[] qSlot;
-  private final int[] marked;
+  /** Breadth-first search scratch, used under the owner's lock only. */
+  private final KickPath kicks;
 
   /**
    * @param fingerprintBits f in [4, 16]
@@ -89,12 +70,7 @@ public final class Table extends TablePadTail {
 
   Table(int f, int b, int n, int m, int maxKicks, long[] words) {
     super(f, b, n, m, words != null ? words : new long[wordCount(f, b, n, m)]);
-    int q = maxKicks + 2;
-    this.qBucket = new long[q];
-    this.qBase = new long[q];
-    this.qParent = new int[q];
-    this.qSlot = new int[q];
-    this.marked = new int[q + 1];
+    this.kicks = new KickPath(maxKicks);
   }
 
   /** Words needed for the bit-packed buckets plus the spare word, or -1 if more than an array holds. */
@@ -104,12 +80,7 @@ public final class Table extends TablePadTail {
       return -1;
     }
     long words = (bits + 63) / 64 + 1;
-    return words > Integer.MAX_VALUE - 16 ? -1 : words;
-  }
-
-  /** Words of a one-segment table, or -1 if more than an array holds. */
-  public static long wordCountOrMinus1Public(int f, int b, int n) {
-    return wordCountOrMinus1(f, b, n, 1);
+    return words > Sizing.MAX_ARRAY_LENGTH ? -1 : words;
   }
 
   static int wordCount(int f, int b, int n, int m) {
@@ -122,71 +93,16 @@ public final class Table extends TablePadTail {
     return (int) words;
   }
 
-  // ---- hash to position (shared by every table of a filter: same n) ----
-
-  static long fingerprint(long hash, long slotMask) {
-    long fp = hash & slotMask;
-    return fp | ((fp - 1) >>> 63);
-  }
-
-  static int primaryIndex(long hash, int n) {
-    return (int) (((hash >>> 32) * n) >>> 32);
-  }
-
-  static int altIndex(int l, long fp, int n, int half) {
-    long m = (fp * MIX) >>> 32;
-    int r = (int) ((m * half) >>> 32) * 2 + 1;
-    int t = n - l - r;
-    return t + ((t >> 31) & n);
-  }
-
   int alt(int l, long fp) {
-    return altIndex(l, fp, localBuckets, half);
+    return BucketIndex.altIndex(l, fp, localBuckets, half);
   }
 
   /** First bucket of the segment this hash falls into. */
   long segmentBase(long hash) {
-    if (segments == 1) {
-      return 0;
-    }
-    long x = (hash ^ (hash >>> 33)) * 0xFF51AFD7ED558CCDL;
-    x ^= x >>> 33;
-    long seg = ((x >>> 32) * segments) >>> 32;
-    return seg * localBuckets;
+    return BucketIndex.segmentBase(hash, segments, localBuckets);
   }
 
   // ---- reads ----
-
-  private long window(long bitPos) {
-    int w = (int) (bitPos >>> 6);
-    int off = (int) bitPos & 63;
-    if (aligned) {
-      return (data[w] >>> off) & windowMask;
-    }
-    return ((data[w] >>> off) | ((data[w + 1] << 1) << (63 - off))) & windowMask;
-  }
-
-  private long slot(long bucket, int j) {
-    long pos = bucket * bucketBits + (long) j * fingerprintBits;
-    int w = (int) (pos >>> 6);
-    int off = (int) pos & 63;
-    return ((data[w] >>> off) | ((data[w + 1] << 1) << (63 - off))) & slotMask;
-  }
-
-  private boolean matches(long b1, long b2, long fp) {
-    long rep = fp * lows;
-    long p1 = b1 * bucketBits;
-    long p2 = b2 * bucketBits;
-    long x = window(p1) ^ rep;
-    long y = window(p2) ^ rep;
-    long hit = ((x - lows) & ~x) | ((y - lows) & ~y);
-    if (windows == 2) {
-      x = window(p1 + windowBits) ^ rep;
-      y = window(p2 + windowBits) ^ rep;
-      hit |= ((x - lows) & ~x) | ((y - lows) & ~y);
-    }
-    return (hit & highs) != 0;
-  }
 
   /**
    * Lock-free membership test of fingerprint {@code fp} in buckets {@code b1}, {@code b2}. Both
@@ -214,16 +130,7 @@ public final class Table extends TablePadTail {
    * (CountIsExactWhileAKickMovesTheFingerprintTest), and so could an unstamped delete and add.
    */
   int count(long fp, long b1, long b2) {
-    int c = 0;
-    for (int j = 0; j < bucketSize; j++) {
-      if (slot(b1, j) == fp) {
-        c++;
-      }
-      if (slot(b2, j) == fp) {
-        c++;
-      }
-    }
-    return c;
+    return copies(b1, fp) + copies(b2, fp);
   }
 
   /**
@@ -240,22 +147,6 @@ public final class Table extends TablePadTail {
 
   // ---- writes: caller holds the owner's lock ----
 
-  private void write(long bucket, int j, long oldFp, long newFp) {
-    long pos = bucket * bucketBits + (long) j * fingerprintBits;
-    int w = (int) (pos >>> 6);
-    int off = (int) pos & 63;
-    long delta = oldFp ^ newFp;
-    LONGS.setRelease(data, w, data[w] ^ (delta << off));
-    if (off + fingerprintBits > 64) {
-      LONGS.setRelease(data, w + 1, data[w + 1] ^ (delta >>> (64 - off)));
-    }
-  }
-
-  /** The first empty slot of {@code bucket}, or -1. */
-  private int freeSlot(long bucket) {
-    return slotOf(bucket, 0);
-  }
-
   /**
    * Writes one slot of one bucket, inside an odd stamp of that bucket if {@code stamped} or if the
    * slot spans two words (see Concurrency).
@@ -271,11 +162,6 @@ public final class Table extends TablePadTail {
     VarHandle.storeStoreFence();
     write(bucket, j, oldFp, newFp);
     LONGS.setRelease(stamps, s, v + 2);
-  }
-
-  private boolean spans(long bucket, int j) {
-    long pos = bucket * bucketBits + (long) j * fingerprintBits;
-    return ((int) pos & 63) + fingerprintBits > 64;
   }
 
   /** Places {@code fp} in an empty slot of either bucket, without moving anything. */
@@ -297,98 +183,15 @@ public final class Table extends TablePadTail {
 
   /**
    * Stores {@code fp} by moving other fingerprints along the shortest path found by a
-   * breadth-first search of at most {@code maxKicks} nodes. Returns false, with the table
-   * unchanged, if there is no such path. Call only after {@link #tryPlace} failed.
+   * breadth-first search of at most {@code maxKicks} nodes ({@link KickPath}). Returns false, with
+   * the table unchanged, if there is no such path. Call only after {@link #tryPlace} failed.
    */
   boolean kickInsert(long fp, long b1, long b2, long base) {
-    int cap = qBucket.length;
-    int tail = 0;
-    qBucket[tail] = b1;
-    qBase[tail] = base;
-    qParent[tail] = -1;
-    qSlot[tail] = -1;
-    tail++;
-    qBucket[tail] = b2;
-    qBase[tail] = base;
-    qParent[tail] = -1;
-    qSlot[tail] = -1;
-    tail++;
-    for (int head = 0; head < tail; head++) {
-      long x = qBucket[head];
-      long xb = qBase[head];
-      for (int j = 0; j < bucketSize; j++) {
-        long v = slot(x, j);
-        long y = xb + alt((int) (x - xb), v);
-        int e = freeSlot(y);
-        if (e >= 0) {
-          if (validPath(head, j)) {
-            execute(head, j, y, e, fp);
-            items++;
-            return true;
-          }
-        } else if (tail < cap) {
-          qBucket[tail] = y;
-          qBase[tail] = xb;
-          qParent[tail] = head;
-          qSlot[tail] = j;
-          tail++;
-        }
-      }
+    if (kicks.insert(this, fp, b1, b2, base)) {
+      items++;
+      return true;
     }
     return false;
-  }
-
-  /** A path must not displace the same slot twice (a bucket may repeat with another slot). */
-  private boolean validPath(int node, int slot) {
-    for (int a = node, sa = slot; a >= 0; sa = qSlot[a], a = qParent[a]) {
-      for (int c = qParent[a], sc = qSlot[a]; c >= 0; sc = qSlot[c], c = qParent[c]) {
-        if (qBucket[c] == qBucket[a] && sc == sa) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  private void execute(int node, int slot, long free, int freeSlot, long fp) {
-    int nMarked = 0;
-    nMarked = mark(free, nMarked);
-    for (int a = node; a >= 0; a = qParent[a]) {
-      nMarked = mark(qBucket[a], nMarked);
-    }
-    VarHandle.storeStoreFence();
-
-    long moving = slot(qBucket[node], slot);
-    write(free, freeSlot, 0, moving);
-    int a = node;
-    int sa = slot;
-    while (true) {
-      long bucket = qBucket[a];
-      long current = slot(bucket, sa);
-      int parent = qParent[a];
-      long incoming = parent < 0 ? fp : slot(qBucket[parent], qSlot[a]);
-      write(bucket, sa, current, incoming);
-      if (parent < 0) {
-        break;
-      }
-      sa = qSlot[a];
-      a = parent;
-    }
-
-    for (int i = 0; i < nMarked; i++) {
-      int s = marked[i];
-      LONGS.setRelease(stamps, s, stamps[s] + 1);
-    }
-  }
-
-  private int mark(long bucket, int nMarked) {
-    int s = stripe(bucket);
-    long v = stamps[s];
-    if ((v & 1) == 0) {
-      LONGS.setOpaque(stamps, s, v + 1);
-      marked[nMarked++] = s;
-    }
-    return nMarked;
   }
 
   /** Clears one copy of {@code fp} from either bucket; false if neither holds it. */
@@ -408,30 +211,6 @@ public final class Table extends TablePadTail {
     return false;
   }
 
-  /**
-   * The first slot of {@code bucket} holding {@code fp} (0: the first empty one), or -1. SWAR on
-   * x = window ^ fp·lows: the lowest lane flagged by (x − lows) &amp; ~x &amp; highs is exactly the
-   * lowest zero lane of x (a borrow starts only at a zero lane, so it can flag lanes above the
-   * first match, never below it).
-   */
-  private int slotOf(long bucket, long fp) {
-    long rep = fp * lows;
-    long p = bucket * bucketBits;
-    long x = window(p) ^ rep;
-    long z = (x - lows) & ~x & highs;
-    if (z != 0) {
-      return Long.numberOfTrailingZeros(z) / fingerprintBits;
-    }
-    if (windows == 2) {
-      x = window(p + windowBits) ^ rep;
-      z = (x - lows) & ~x & highs;
-      if (z != 0) {
-        return bucketSize / 2 + Long.numberOfTrailingZeros(z) / fingerprintBits;
-      }
-    }
-    return -1;
-  }
-
   long slots() {
     return totalBuckets * bucketSize;
   }
@@ -439,43 +218,14 @@ public final class Table extends TablePadTail {
   long bytes() {
     return (long) data.length * Long.BYTES;
   }
-
-  /** Counts occupied slots by scanning; used to validate loaded dumps. */
-  long countOccupied() {
-    long c = 0;
-    for (long i = 0; i < totalBuckets; i++) {
-      for (int j = 0; j < bucketSize; j++) {
-        if (slot(i, j) != 0) {
-          c++;
-        }
-      }
-    }
-    return c;
-  }
-
-  /** True if the bits past the last bucket (padding) are all zero; used to validate dumps. */
-  boolean paddingIsClear() {
-    long usedBits = totalBuckets * bucketBits;
-    int w = (int) (usedBits >>> 6);
-    int off = (int) usedBits & 63;
-    if (off != 0 && (data[w] >>> off) != 0) {
-      return false;
-    }
-    for (int i = off == 0 ? w : w + 1; i < data.length; i++) {
-      if (data[i] != 0) {
-        return false;
-      }
-    }
-    return true;
-  }
 }
 
 /*
- * Field layout of Table, against false sharing: lookups read the fields of TableFields on every
+ * Field layout of Table, against false sharing: lookups read the fields of PackedBuckets on every
  * call; the writer writes Table.items and, through the lock, objects that may sit next to a Table
- * in memory. Superclass fields are laid out first, so TableFields' fields start at least 64 bytes
- * after the object's start and end at least 64 bytes before Table's own fields (JCTools' and
- * Caffeine's padding idiom).
+ * in memory. Superclass fields are laid out first, so PackedBuckets' fields start at least 64
+ * bytes after the object's start and end at least 64 bytes before Table's own fields (JCTools'
+ * and Caffeine's padding idiom).
  */
 
 /** Padding before the fields lookups read. */
@@ -485,68 +235,9 @@ abstract class TablePadHead {
   long p01, p02, p03, p04, p05, p06, p07, p08;
 }
 
-/** What lookups read: immutable after construction. */
-abstract class TableFields extends TablePadHead {
-
-  private static final int STAMP_STRIPES = 1024;
-  /** Unused stamps at each end of the stamp array: no neighbour object shares its lines. */
-  static final int STAMP_PAD = 8;
-
-  final int fingerprintBits;
-  final int bucketSize;
-  final int localBuckets;
-  final int segments;
-  final long totalBuckets;
-  final long[] data;
-
-  final int bucketBits;
-  final long slotMask;
-  final int half;
-  final int windows;
-  final int windowBits;
-  final long windowMask;
-  /** Buckets tile 64-bit words exactly (b·f divides 64): a window is one word read. */
-  final boolean aligned;
-  final long lows;
-  final long highs;
-  final long[] stamps;
-  final int stampMask;
-
-  TableFields(int f, int b, int n, int m, long[] words) {
-    this.fingerprintBits = f;
-    this.bucketSize = b;
-    this.localBuckets = n;
-    this.segments = m;
-    this.totalBuckets = (long) n * m;
-    this.bucketBits = b * f;
-    this.slotMask = (1L << f) - 1;
-    this.half = n >>> 1;
-    this.windows = bucketBits <= 64 ? 1 : 2;
-    int lanes = b / windows;
-    this.windowBits = lanes * f;
-    this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
-    this.aligned = windows == 1 && 64 % bucketBits == 0;
-    long lo = 0;
-    for (int i = 0; i < lanes; i++) {
-      lo |= 1L << (i * f);
-    }
-    this.lows = lo;
-    this.highs = lo << (f - 1);
-    this.data = words;
-    int stripes = (int) Math.min(STAMP_STRIPES, Long.highestOneBit(Math.max(1, totalBuckets)));
-    this.stamps = new long[stripes + 2 * STAMP_PAD];
-    this.stampMask = stripes - 1;
-  }
-
-  /** Index in {@link #stamps} of the stripe that guards {@code bucket}. */
-  final int stripe(long bucket) {
-    return ((int) bucket & stampMask) + STAMP_PAD;
-  }
-}
-
 /** Padding between the fields lookups read and the fields writers write. */
 @SuppressWarnings("unused")
-abstract class TablePadTail extends TableFields {
+abstract class TablePadTail extends PackedBuckets {
   long q01, q02, q03, q04, q05, q06, q07, q08;
 
   TablePadTail(int f, int b, int n, int m, long[] words) {

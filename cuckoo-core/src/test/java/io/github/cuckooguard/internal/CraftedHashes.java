@@ -5,7 +5,7 @@ import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 
 /**
- * Hashes built to land in chosen buckets with chosen fingerprints (the layout of {@link Table}:
+ * Hashes built to land in chosen buckets with chosen fingerprints (the layout of {@link BucketIndex}:
  * fingerprint = low bits, primary bucket = multiply-shift of the high 32 bits), and custom
  * Lincheck scenarios over no-argument operations, for tests that replay one exact race.
  */
@@ -17,7 +17,7 @@ final class CraftedHashes {
   static long hash(int bucket, long fp, int buckets) {
     long high = ((long) bucket << 32) / buckets + 1;
     long h = (high << 32) | fp;
-    if (Table.primaryIndex(h, buckets) != bucket) {
+    if (BucketIndex.primaryIndex(h, buckets) != bucket) {
       throw new IllegalStateException("no hash for bucket " + bucket + " of " + buckets);
     }
     return h;
@@ -25,7 +25,7 @@ final class CraftedHashes {
 
   /** The alternate bucket of {@code bucket} for fingerprint {@code fp} in a table of {@code buckets}. */
   static int alt(int bucket, long fp, int buckets) {
-    return Table.altIndex(bucket, fp, buckets, buckets / 2);
+    return BucketIndex.altIndex(bucket, fp, buckets, buckets / 2);
   }
 
   /** A scenario with no initial or final part: each inner list names one thread's operations. */
