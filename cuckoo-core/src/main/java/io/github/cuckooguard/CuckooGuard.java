@@ -136,8 +136,10 @@ public final class CuckooGuard<K> {
     try {
       first = spec.initial(funnel);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("expectedInsertions (" + settings.expectedInsertions() + "): the guard's"
-          + " first filter cannot be built (" + e.getMessage() + ")", e);
+      throw new IllegalArgumentException("expectedInsertions (" + settings.expectedInsertions() + ") is too large"
+          + " for this JVM: the guard sizes its first filter for " + spec.capacity(settings.expectedInsertions())
+          + " keys (expectedInsertions × 0.95 / rebuildLoadThreshold " + loadThreshold + ", so that the tracked keys"
+          + " stay below the rebuild threshold), and that filter cannot be built: " + e.getMessage(), e);
     }
     this.state = new FilterState<>(first, keySource != null);
     this.listeners = new ListenerSupport(name, b.listeners);

@@ -66,6 +66,14 @@ class GuardSpecTest {
   }
 
   @Test
+  void aCapacityTheHeapCannotHoldNamesTheValuePassed() {
+    long passed = 17_179_869_184L; // 2^34: a valid spec, but its first filter exceeds the memory bound
+    assertThatThrownBy(() -> CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(passed).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("expectedInsertions (" + passed + ") is too large for this JVM");
+  }
+
+  @Test
   void aSpecAndSingleSettingsAreExclusive() {
     CuckooGuard.Builder<Long> b = CuckooGuard.newBuilder(Funnels.longFunnel()).fpp(0.01);
     assertThatThrownBy(() -> b.spec(GuardSpec.defaults())).isInstanceOf(IllegalStateException.class);
