@@ -44,6 +44,41 @@ class DocumentedExamplesTest {
     assertThat(filter.mightContain("alice")).as("the comment's claim").isTrue();
   }
 
+  /** The stand-in for a user's table in the README's write-protocol example. */
+  private static final class Repository {
+    final java.util.Set<Long> rows = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void insert(long id) {
+      rows.add(id);
+    }
+
+    void delete(long id) {
+      rows.remove(id);
+    }
+  }
+
+  @Test
+  void readmeWriteProtocol() {
+    Repository repository = new Repository();
+    java.util.Set<Long> ids = repository.rows;
+    long id = 42;
+    // BEGIN readme-write-protocol
+    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel())
+        .spec(GuardSpec.newBuilder().expectedInsertions(1_000_000).fpp(0.001).build())
+        .keySource(ids::forEach)                  // a plain scan is a correct source
+        .build();
+    try (PendingEnter<Long> enter = guard.beginEnter(id)) {   // before the row can be seen
+      repository.insert(id);                      // throws: close() aborts the enter
+      enter.visible();
+    }
+    PendingLeave<Long> leave = guard.beginLeave(id);         // before the delete is issued
+    repository.delete(id);
+    leave.gone();                                 // after it is gone (or leave.cancel())
+    // END readme-write-protocol
+    assertThat(guard.stats().size()).isZero();
+    assertThat(guard.inFlight()).isZero();
+  }
+
   @Test
   void cuckooFilterClassComment() {
     // BEGIN cuckoo-filter-class
@@ -59,6 +94,7 @@ class DocumentedExamplesTest {
   @Test
   void theDocumentsShowExactlyTheCompiledExamples() throws IOException {
     assertThat(readmeBlockAfter("## Use")).isEqualTo(example("readme-use"));
+    assertThat(readmeBlockAfter("## Plug it into your cache or database")).isEqualTo(example("readme-write-protocol"));
     assertThat(javadocBlock(CUCKOO_FILTER)).isEqualTo(example("cuckoo-filter-class"));
   }
 
