@@ -61,6 +61,8 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
    * consistent snapshot, taken under the writer lock; writing happens after it is released.
    *
    * @throws IOException if {@code out} fails
+   * @throws IllegalStateException if the funnel is a lambda without an {@link Funnel#id()} of its
+   *     own (its default id is valid in this JVM run only)
    */
   public void writeTo(OutputStream out) throws IOException {
     DumpFormat.write(core, funnelId(), Objects.requireNonNull(out, "out"));
@@ -78,6 +80,8 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
    *
    * @param cursor 0 to start, else the cursor of the previous chunk
    * @throws IllegalArgumentException if {@code cursor} is negative
+   * @throws IllegalStateException if the funnel is a lambda without an {@link Funnel#id()} of its
+   *     own (its default id is valid in this JVM run only)
    */
   public DumpChunk scanDump(long cursor) {
     if (cursor < 0) {

@@ -2,6 +2,7 @@ package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.DumpFormat;
 import io.github.cuckooguard.internal.FilterCore;
+import io.github.cuckooguard.internal.hash.FunnelIds;
 import io.github.cuckooguard.internal.hash.KeyHasher;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,13 +45,18 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   private CuckooFilter(FilterCore core, Funnel<? super T> funnel) {
     super(core);
-    this.funnel = funnel;
+    this.funnel = FunnelIds.checked(funnel);
     this.keyHasher = new KeyHasher<>(funnel, core.seed());
   }
 
-  /** A builder for filters of keys funnelled by {@code funnel}. */
+  /**
+   * A builder for filters of keys funnelled by {@code funnel}.
+   *
+   * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than {@value
+   *     Funnel#MAX_ID_BYTES} UTF-8 bytes
+   */
   public static <T> Builder<T> newBuilder(Funnel<? super T> funnel) {
-    return new Builder<>(Objects.requireNonNull(funnel, "funnel"));
+    return new Builder<>(FunnelIds.checked(Objects.requireNonNull(funnel, "funnel")));
   }
 
   /** The key's hash; allocates nothing for the ready funnels, nor for custom ones up to 4 KiB. */
@@ -60,7 +66,7 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   @Override
   String funnelId() {
-    return funnel.id();
+    return FunnelIds.forDump(funnel);
   }
 
   /**
