@@ -204,6 +204,39 @@ class HashingGoldenTest {
     }
   }
 
+  /**
+   * The per-thread buffer starts small and grows once per thread: every growth step (256 B up to
+   * 4 KiB, then the spill) is taken by a fresh thread here, with each kind of put.
+   */
+  @Test
+  void keysThatGrowAFreshThreadsBufferHashAsTheStream() throws InterruptedException {
+    SplittableRandom random = new SplittableRandom(256);
+    List<Throwable> failures = new ArrayList<>();
+    for (int round = 0; round < 300; round++) {
+      long seed = random.nextLong();
+      List<Put> puts = new ArrayList<>();
+      for (int n = random.nextInt(1, 12); n > 0; n--) {
+        puts.add(randomPut(random));
+      }
+      String s = randomString(random, 3000);
+      Thread t = new Thread(() -> {
+        Funnel<List<Put>> ours = (key, sink) -> key.forEach(p -> p.ours().accept(sink, p.value()));
+        HashFunnel<List<Put>> theirs = (key, sink) -> key.forEach(p -> p.theirs().accept(sink, p.value()));
+        assertThat(filter(ours, seed).hash(puts)).isEqualTo(Hashing.xxh3_64(seed).hashToLong(puts, theirs));
+        assertThat(filter(Funnels.stringFunnel(), seed).hash(s))
+            .isEqualTo(Hashing.xxh3_64(seed).hashToLong(s, OLD_STRING));
+      });
+      t.setUncaughtExceptionHandler((thread, e) -> {
+        synchronized (failures) {
+          failures.add(e);
+        }
+      });
+      t.start();
+      t.join();
+    }
+    assertThat(failures).isEmpty();
+  }
+
   @Test
   void aFunnelThatHashesAnotherKeyInsideItsCallGetsItsOwnSink() {
     CuckooFilter<Long> inner = filter(Funnels.longFunnel(), 5);

@@ -11,13 +11,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Regression test for issue 18 ("every object-key lookup allocates 384 bytes"): lookups, adds and
  * removes through the ready funnels and a custom funnel allocate nothing. Counted with the JVM's
- * per-thread allocation counter over 20,000 operations; the paths contain no allocation at all
+ * per-thread allocation counter over 50,000 operations, less what the counting itself allocates
+ * (measured around an empty run); the paths contain no allocation at all
  * (not one that the JIT must remove), so the count holds in the interpreter too. The keys are
  * boxed before counting. The JMH figures (-prof gc) are in the benchmarks README.
  */
 class ObjectKeyAllocationTest {
 
-  private static final int OPS = 20_000;
+  private static final int OPS = 50_000;
 
   private static long allocatedBy(Runnable work) {
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -25,8 +26,10 @@ class ObjectKeyAllocationTest {
     long id = Thread.currentThread().getId();
     work.run(); // first use: the thread's scratch buffer, class loading
     long before = threads.getThreadAllocatedBytes(id);
+    long baseline = threads.getThreadAllocatedBytes(id) - before; // the counter's own cost
+    before = threads.getThreadAllocatedBytes(id);
     work.run();
-    return threads.getThreadAllocatedBytes(id) - before;
+    return threads.getThreadAllocatedBytes(id) - before - baseline;
   }
 
   private static <T> void assertNoAllocation(String what, Funnel<T> funnel, T[] keys) {
@@ -47,8 +50,8 @@ class ObjectKeyAllocationTest {
         op.accept(keys[i % keys.length]);
       }
     });
-    // a few hundred bytes of slack for the counter's own call; 384 per key would be 7.7 MB
-    assertThat(bytes).as("%s: bytes allocated by %s add + mightContain + guard + remove", what, OPS).isLessThan(1024);
+    // slack for one-off runtime events (< 0.1 B/op); 384 B per hash, as before issue 18, would be 77 MB
+    assertThat(bytes).as("%s: bytes allocated by %s add + mightContain + guard + remove", what, OPS).isLessThan(4096);
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.github.cuckooguard.KeySink;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -30,8 +31,10 @@ import org.jspecify.annotations.Nullable;
  * putUUID = least then most significant bits). HashingGoldenTest checks both against hash4j's
  * stream on random inputs, across the spill boundary.
  *
- * Keys longer than the buffer. When a put does not fit, the buffered bytes go into a hash4j stream
- * (allocated then, once per such key) and buffering continues; the result is the stream's hash.
+ * Size. The buffer starts at 256 bytes and doubles, once per thread, up to 4 KiB when a key needs
+ * it (a thread that only ever hashes short keys, e.g. one virtual thread per task, pays 256 B).
+ * When a put does not fit in 4 KiB, the buffered bytes go into a hash4j stream (allocated then,
+ * once per such key) and buffering continues; the result is the stream's hash.
  *
  * Re-entrancy. A funnel that hashes another key inside funnel() (through another filter) finds the
  * thread's buffer in use and gets a fresh one. A write after the call (a funnel that kept the sink)
@@ -40,6 +43,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScratchSink implements KeySink {
 
+  /** The buffer's first size. */
+  static final int INITIAL = 256;
   /** Bytes buffered before a key spills into a stream. */
   static final int CAPACITY = 4096;
 
@@ -49,7 +54,7 @@ public final class ScratchSink implements KeySink {
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private final byte[] buf = new byte[CAPACITY];
+  private byte[] buf = new byte[INITIAL];
   private int pos;
   /** The hasher of the call in progress; null while the sink is free. */
   private @Nullable Hasher64 hasher;
@@ -120,23 +125,37 @@ public final class ScratchSink implements KeySink {
     pos = 0;
   }
 
-  /** The position to write {@code n <= 8} bytes at, flushing first if they do not fit. */
+  /**
+   * Room for {@code n} more bytes when {@code pos + n} exceeds the buffer: a larger buffer while
+   * that stays within {@link #CAPACITY}, else a flush into the stream (then {@code n <= 8}, which
+   * an empty buffer always holds).
+   */
+  private void makeRoom(int n) {
+    int needed = pos + n;
+    if (needed <= CAPACITY) {
+      buf = Arrays.copyOf(buf, Math.min(CAPACITY, Math.max(buf.length * 2, needed)));
+    } else {
+      flush();
+    }
+  }
+
+  /** The position to write {@code n <= 8} bytes at, making room first if they do not fit. */
   private int reserve(int n) {
     if (hasher == null) {
       throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
-    int p = pos;
-    if (p > CAPACITY - n) {
-      flush();
-      p = 0;
+    if (pos > buf.length - n) {
+      makeRoom(n);
     }
+    int p = pos;
     pos = p + n;
     return p;
   }
 
   @Override
   public KeySink putByte(byte b) {
-    buf[reserve(1)] = b;
+    int p = reserve(1); // before reading buf: reserve may replace it
+    buf[p] = b;
     return this;
   }
 
@@ -152,6 +171,9 @@ public final class ScratchSink implements KeySink {
       throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
     if (length <= CAPACITY - pos) {
+      if (length > buf.length - pos) {
+        makeRoom(length);
+      }
       System.arraycopy(bytes, offset, buf, pos, length);
       pos += length;
     } else {
@@ -173,25 +195,29 @@ public final class ScratchSink implements KeySink {
 
   @Override
   public KeySink putShort(short s) {
-    SHORT.set(buf, reserve(2), s);
+    int p = reserve(2);
+    SHORT.set(buf, p, s);
     return this;
   }
 
   @Override
   public KeySink putChar(char c) {
-    SHORT.set(buf, reserve(2), (short) c);
+    int p = reserve(2);
+    SHORT.set(buf, p, (short) c);
     return this;
   }
 
   @Override
   public KeySink putInt(int i) {
-    INT.set(buf, reserve(4), i);
+    int p = reserve(4);
+    INT.set(buf, p, i);
     return this;
   }
 
   @Override
   public KeySink putLong(long l) {
-    LONG.set(buf, reserve(8), l);
+    int p = reserve(8);
+    LONG.set(buf, p, l);
     return this;
   }
 
@@ -209,7 +235,8 @@ public final class ScratchSink implements KeySink {
   public KeySink putChars(CharSequence chars) {
     int n = chars.length();
     for (int i = 0; i < n; i++) {
-      SHORT.set(buf, reserve(2), (short) chars.charAt(i));
+      int p = reserve(2);
+      SHORT.set(buf, p, (short) chars.charAt(i));
     }
     return this;
   }
@@ -234,10 +261,11 @@ public final class ScratchSink implements KeySink {
     int p = pos;
     int i = 0;
     while (i < n) {
-      if (p > CAPACITY - 4) {
+      if (p > b.length - 4) {
         pos = p;
-        flush();
-        p = 0;
+        makeRoom(4);
+        b = buf;
+        p = pos;
       }
       char c = chars.charAt(i++);
       if (c < 0x80) {
