@@ -267,10 +267,21 @@ public final class ScratchSink implements KeySink {
         b = buf;
         p = pos;
       }
-      char c = chars.charAt(i++);
-      if (c < 0x80) {
+      // a run of ASCII chars, as many as fit (end > i: at least 4 bytes are free)
+      int end = Math.min(n, i + (b.length - p));
+      char c = chars.charAt(i);
+      while (c < 0x80) {
         b[p++] = (byte) c;
-      } else if (c < 0x800) {
+        if (++i == end) {
+          break;
+        }
+        c = chars.charAt(i);
+      }
+      if (i == end || p > b.length - 4) {
+        continue; // done, or the non-ASCII char at i needs room first
+      }
+      i++;
+      if (c < 0x800) {
         b[p++] = (byte) (0xC0 | (c >> 6));
         b[p++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
