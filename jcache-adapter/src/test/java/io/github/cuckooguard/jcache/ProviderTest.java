@@ -3,9 +3,9 @@ package io.github.cuckooguard.jcache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -168,7 +168,7 @@ class ProviderTest {
     static final AtomicInteger CALLS = new AtomicInteger();
 
     @Override
-    public void funnel(Object key, HashSink sink) {
+    public void funnel(Object key, KeySink sink) {
       CALLS.incrementAndGet();
       sink.putInt(key.hashCode());
     }

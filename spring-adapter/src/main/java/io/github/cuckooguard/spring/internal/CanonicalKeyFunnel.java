@@ -1,7 +1,7 @@
 package io.github.cuckooguard.spring.internal;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 
@@ -38,7 +38,7 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
   }
 
   @Override
-  public void funnel(Object key, HashSink sink) {
+  public void funnel(Object key, KeySink sink) {
     if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof Byte) {
       sink.putLong(((Number) key).longValue());
     } else if (key instanceof CharSequence chars) {
