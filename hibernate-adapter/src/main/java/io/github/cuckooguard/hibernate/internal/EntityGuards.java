@@ -136,9 +136,7 @@ public final class EntityGuards {
     CuckooGuard.Builder<Object> builder =
         CuckooGuard.newBuilder(keys)
             .name(name)
-            .expectedInsertions(config.expectedRows())
-            .fpp(config.fpp())
-            .rebuildLoadThreshold(registry.settings().rebuildThreshold())
+            .spec(config.spec())
             .executor(registry.executor());
     for (RebuildListener listener : registry.rebuildListeners()) {
       builder.addListener(listener);
