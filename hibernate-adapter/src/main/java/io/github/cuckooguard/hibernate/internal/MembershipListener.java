@@ -120,20 +120,11 @@ final class MembershipListener
     }
     PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, id, session));
     if (inTransaction) {
-      endAtCompletion(session, enter);
+      atCompletion(session, enter::visible, enter::abort);
     } else {
-      registry.sessionReleases().after(session, new SessionReleases.Action() {
-        @Override
-        public void committed() {
-          enter.visible();
-        }
-
-        @Override
-        public void unknown() {
-          // the application's own connection, auto-commit off: it may commit at any time, so the
-          // key stays in flight (tracked in every rebuild) for the life of the guard
-        }
-      });
+      // on the application's own connection with auto-commit off (unknown()) it may commit at
+      // any time: the key then stays in flight, tracked in every rebuild, for good
+      registry.sessionReleases().after(session, enter::visible);
     }
     return false;
   }
@@ -148,7 +139,8 @@ final class MembershipListener
     SharedSessionContractImplementor session = event.getSession();
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard != null) {
-      endAtCompletion(session, guard.guard().beginEnter(keyOf(guard, event.getId(), session)));
+      PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, event.getId(), session));
+      atCompletion(session, enter::visible, enter::abort);
     }
   }
 
@@ -160,14 +152,7 @@ final class MembershipListener
       return;
     }
     PendingLeave<Object> leave = guard.guard().beginLeave(keyOf(guard, event.getId(), session));
-    session.getTransactionCompletionCallbacks().registerCallback(
-        (AfterCompletionCallback) (committed, s) -> {
-          if (committed) {
-            leave.gone();
-          } else {
-            leave.cancel();
-          }
-        });
+    atCompletion(session, leave::gone, leave::cancel);
   }
 
   @Override
@@ -189,16 +174,11 @@ final class MembershipListener
     return false;
   }
 
-  /** Ends an enter made in the session's transaction when that transaction completes. */
-  private static void endAtCompletion(SharedSessionContractImplementor session, PendingEnter<Object> enter) {
+  /** Runs one of two ends of a handle when the session's transaction completes. */
+  private static void atCompletion(SharedSessionContractImplementor session, Runnable committed,
+      Runnable rolledBack) {
     session.getTransactionCompletionCallbacks().registerCallback(
-        (AfterCompletionCallback) (committed, s) -> {
-          if (committed) {
-            enter.visible();
-          } else {
-            enter.abort();
-          }
-        });
+        (AfterCompletionCallback) (success, s) -> (success ? committed : rolledBack).run());
   }
 
   /**

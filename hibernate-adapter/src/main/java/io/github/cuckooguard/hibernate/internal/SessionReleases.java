@@ -36,15 +36,16 @@ import org.jspecify.annotations.Nullable;
 final class SessionReleases {
 
   /** Work for the release point of one session. */
+  @FunctionalInterface
   interface Action {
     /** The session's writes are committed and visible to every new transaction. */
     void committed();
 
     /**
      * The session ran on a connection the application supplied, with auto-commit off: only the
-     * application knows when, or whether, it commits.
+     * application knows when, or whether, it commits. By default nothing happens.
      */
-    void unknown();
+    default void unknown() {}
   }
 
   private final Map<SharedSessionContractImplementor, Release> open = new ConcurrentHashMap<>();
