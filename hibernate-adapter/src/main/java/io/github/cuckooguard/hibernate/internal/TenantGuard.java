@@ -44,10 +44,6 @@ final class TenantGuard implements KeySource<Object> {
     return guard;
   }
 
-  @Nullable Object tenantId() {
-    return tenantId;
-  }
-
   @Override
   public void forEachKey(Consumer<? super Object> action) throws Exception {
     if (entity.held()) {
