@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.hibernate.model.Book;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +14,6 @@ import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.hibernate.StatelessSession;
 import org.hibernate.cfg.Configuration;
-import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,7 @@ class AutocommitReleaseTest {
   static void start() {
     connections = new ReleasingProvider(Db.newUrl());
     Configuration cfg = Db.configuration("unused:", new SqlCounter(), Map.of(), Book.class);
-    cfg.getProperties().put("hibernate.connection.provider_class", connections);
-    sf = cfg.buildSessionFactory();
+    sf = connections.install(cfg).buildSessionFactory();
     guards = HibernateCuckooGuards.of(sf);
     awaitWarmUp(sf);
   }
@@ -123,17 +120,16 @@ class AutocommitReleaseTest {
    * Plain H2 connections with auto-commit off; giving one back commits it, like Hibernate's
    * built-in pool, after a hook the test uses to widen the window before that commit.
    */
-  static final class ReleasingProvider implements ConnectionProvider {
-    private final String url;
+  static final class ReleasingProvider extends H2Connections {
     volatile Consumer<Connection> beforeRelease = connection -> {};
 
     ReleasingProvider(String url) {
-      this.url = url;
+      super(url);
     }
 
     @Override
     public Connection getConnection() throws SQLException {
-      Connection connection = DriverManager.getConnection(url, "sa", "");
+      Connection connection = super.getConnection();
       connection.setAutoCommit(false);
       return connection;
     }
@@ -146,21 +142,6 @@ class AutocommitReleaseTest {
       } finally {
         connection.close();
       }
-    }
-
-    @Override
-    public boolean supportsAggressiveRelease() {
-      return false;
-    }
-
-    @Override
-    public boolean isUnwrappableAs(Class<?> type) {
-      return type.isInstance(this);
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) {
-      return type.cast(this);
     }
   }
 }

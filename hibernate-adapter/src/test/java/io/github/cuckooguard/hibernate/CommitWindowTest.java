@@ -6,7 +6,6 @@ import io.github.cuckooguard.hibernate.model.Entry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +13,6 @@ import java.util.Map;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.hibernate.cfg.Configuration;
-import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,7 @@ class CommitWindowTest {
         Map.of(CuckooGuardSettings.FINGERPRINT_BITS, 4, CuckooGuardSettings.SEED, 11,
             CuckooGuardSettings.EXPECTED_INSERTIONS, 256),
         Entry.class);
-    cfg.getProperties().put("hibernate.connection.provider_class", connections);
-    sf = cfg.buildSessionFactory();
+    sf = connections.install(cfg).buildSessionFactory();
     guards = HibernateCuckooGuards.of(sf);
     Db.awaitWarmUp(sf);
   }
@@ -94,13 +91,12 @@ class CommitWindowTest {
   }
 
   /** H2 connections whose {@code commit()} runs a hook after committing, on the test thread. */
-  static final class HookedProvider implements ConnectionProvider {
-    private final String url;
+  static final class HookedProvider extends H2Connections {
     private volatile Thread hooked;
     private volatile Runnable afterCommit = () -> {};
 
     HookedProvider(String url) {
-      this.url = url;
+      super(url);
     }
 
     void afterCommit(Runnable hook) {
@@ -110,7 +106,7 @@ class CommitWindowTest {
 
     @Override
     public Connection getConnection() throws SQLException {
-      Connection real = DriverManager.getConnection(url, "sa", "");
+      Connection real = super.getConnection();
       return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
           new Class<?>[] {Connection.class}, (proxy, method, args) -> {
             Object result;
@@ -124,26 +120,6 @@ class CommitWindowTest {
             }
             return result;
           });
-    }
-
-    @Override
-    public void closeConnection(Connection connection) throws SQLException {
-      connection.close();
-    }
-
-    @Override
-    public boolean supportsAggressiveRelease() {
-      return false;
-    }
-
-    @Override
-    public boolean isUnwrappableAs(Class<?> type) {
-      return type.isInstance(this);
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) {
-      return type.cast(this);
     }
   }
 }
