@@ -145,9 +145,14 @@ public final class GuardedCachingProvider implements CachingProvider {
     return delegate.getDefaultURI();
   }
 
+  /**
+   * The wrapped provider's default properties; empty properties if it has none (Hazelcast's
+   * providers return null).
+   */
   @Override
   public Properties getDefaultProperties() {
-    return delegate.getDefaultProperties();
+    Properties defaults = delegate.getDefaultProperties();
+    return defaults != null ? defaults : new Properties();
   }
 
   /** Closes every manager this provider handed out; the wrapped provider stays usable. */
