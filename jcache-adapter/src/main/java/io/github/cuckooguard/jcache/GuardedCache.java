@@ -67,13 +67,13 @@ import org.jspecify.annotations.Nullable;
  * <h2>How the guard follows the cache</h2>
  *
  * <ul>
- *   <li><b>Entries that appear</b> enter the guard through a synchronous {@code Created} listener
- *       on the wrapped cache, and every call through this object that may create an entry holds a
- *       core {@link io.github.cuckooguard.PendingEnter} for its keys until the provider returned,
- *       which covers the moment between the entry becoming visible and its event; so a key written
- *       through this object is never reported absent, also while the guard rebuilds. A key written
- *       by another process (another Hazelcast member) is known once its event reached this
- *       process's listener. Lost events (a member leaving, an overloaded event queue) call for
+ *   <li><b>Entries that appear</b>: every call through this object that may create an entry
+ *       begins its keys' enters ({@link io.github.cuckooguard.PendingEnter}) before the provider
+ *       call and ends them after it, visible if the provider's synchronous {@code Created} event
+ *       for the key ran meanwhile, else aborted; so a key written through this object is never
+ *       reported absent, also while the guard rebuilds. A key written by another process (another
+ *       Hazelcast member) is entered by its {@code Created} event once that reached this process's
+ *       listener. Lost events (a member leaving, an overloaded event queue) call for
  *       {@link #markStale}. The argument is in {@code internal.CacheGuard}.
  *   <li><b>Entries that go</b>: {@link #remove(Object)}, {@link #remove(Object, Object)} and
  *       {@link #getAndRemove} remove the key's fingerprint when the wrapped provider makes every

@@ -122,7 +122,8 @@ public final class GuardedCacheManager implements CacheManager {
       if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
         return existing;
       }
-      CacheGuard<K> guard = CacheSettings.resolve(name, properties, getClassLoader()).newGuard(name, eventsBeforeReturn);
+      CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
+      CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
       return GuardedCache.wrapExisting(cache, guard, this);
     });
   }

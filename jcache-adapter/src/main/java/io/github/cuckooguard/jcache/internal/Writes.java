@@ -73,8 +73,9 @@ public final class Writes<K, V> {
    * Loads through the wrapped cache as a write of each of {@code keys} until the provider reports
    * completion. Caffeine reports it before its Created events ran, so the writes end visible
    * whatever the events said ({@link CacheGuard#keepWrite}): a key that was not loaded, or whose
-   * event came in time, then holds a spare copy until the next rebuild. A loader that returns keys it was not asked for breaks this: such keys may be
-   * reported absent until their events ran.
+   * event came in time, then holds a spare copy until the next rebuild. A loader that returns
+   * keys it was not asked for breaks this: such keys may be reported absent until their events
+   * ran (and longer, if a rebuild's scan missed them).
    */
   public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
       @Nullable CompletionListener completionListener) {
