@@ -252,7 +252,7 @@ public final class FilterState<K> {
           r.hold(e.getKey(), true);
         }
         for (int i = c[LEAVE]; i > 0; i--) {
-          r.hold(e.getKey(), false);
+          r.holdLeaveAtInstall(e.getKey());
         }
       }
       rebuilding = r;

@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  *                                             atomic removal; it creates k's entry if absent)
  *   scan(k)     F2.add(k); if k has an entry: scanAdds[k]++
  *   settle      for each k with an entry, unless an enter of k aborted during the rebuild or is
- *               still in flight: remove scanAdds[k] copies from F2
+ *               still in flight, or a leave of k was in flight at install: remove scanAdds[k]
+ *               copies from F2
  *
  * Proof. Fix a key k at the swap. F2's copies of k are S (scan) + H (holds) - R (releases).
  * (1) Every release through a handle belongs to an end of a transition that got its own hold: the
@@ -50,16 +51,21 @@ import org.jspecify.annotations.Nullable;
  * (3) Settle. Scan copies counted for k were added after k's entry existed. A tracked incarnation
  *     that the settle could leave without a copy would be one of case (2b): visible and without a
  *     transition for the whole rebuild while another incarnation of k had one. With set semantics
- *     that other transition is either a leave (then the key left the source, and the visible
- *     incarnation is not visible throughout) or an enter of a key that was already visible: a
- *     duplicate insert, which fails and is aborted, or is still undecided at the swap. Settle
- *     skips exactly those keys, so it only removes copies that holds duplicate.
+ *     that other transition is an enter of a key that was already visible: a duplicate
+ *     insert, which fails and is aborted, or is still undecided at the swap; or a leave in flight
+ *     at install, whose removal may have happened before the rebuild and been followed by a new
+ *     incarnation that became visible before install (a transactional store: the delete
+ *     commits, another transaction inserts the key again and commits, and only then does the
+ *     delete's after-commit gone() run, during the rebuild or after its swap). A leave begun
+ *     after install issues its removal during the rebuild, so the visible incarnation is not
+ *     visible throughout. Settle skips exactly those keys (aborted or undecided enters, leaves
+ *     in flight at install), so it only removes copies that holds duplicate.
  * After the swap the guard removes from F2 only at an end of an incarnation tracked at the swap
  * (ends before the swap released into F2 or were applied to F1 alone), and each such end is
  * matched by a copy counted above.
  * Exactness: a key that changes during a rebuild keeps a spare copy only if its scan copy was
- * added before its first transition, or an enter of it was aborted or is undecided at the swap
- * (a false positive until the next rebuild). A rebuild during which no key changes ("quiet")
+ * added before its first transition, an enter of it was aborted or is undecided at the swap,
+ * or a leave of it was in flight at install (a false positive until the next rebuild). A rebuild during which no key changes ("quiet")
  * holds exactly one copy per key.
  * </pre>
  *
@@ -80,6 +86,8 @@ public final class RebuildState<K> {
     boolean aborted;
     /** Scan adds made while this entry existed. */
     int scanAdds;
+    /** Whether a leave of this key was in flight at install (its removal may precede the rebuild). */
+    boolean leaveBeforeInstall;
   }
 
   /** Thrown into the key source to stop a scan that can no longer succeed. */
@@ -120,6 +128,19 @@ public final class RebuildState<K> {
   /** Keys holding copies in F2 through transitions. */
   public int touchedKeys() {
     return touched.size();
+  }
+
+  /**
+   * Install's hold for a leave in flight: as {@link #hold}{@code (key, false)}, and the key keeps
+   * its scan copies at settle (see the class comment, (3)).
+   */
+  public void holdLeaveAtInstall(K key) {
+    if (hold(key, false)) {
+      touched.computeIfPresent(key, (k, state) -> {
+        state.leaveBeforeInstall = true;
+        return state;
+      });
+    }
   }
 
   /**
@@ -257,8 +278,10 @@ public final class RebuildState<K> {
     long removed = 0;
     for (var e : touched.entrySet()) {
       KeyState state = e.getValue();
-      if (state.aborted || state.entersInFlight > 0) {
-        continue; // an enter that may have been a duplicate of a visible key: keep the scan copies
+      if (state.aborted || state.entersInFlight > 0 || state.leaveBeforeInstall) {
+        // an enter that may have been a duplicate of a visible key, or a leave whose removal may
+        // precede a re-entered incarnation that is visible throughout: keep the scan copies
+        continue;
       }
       for (int i = state.scanAdds; i > 0; i--) {
         if (next.remove(e.getKey())) {
