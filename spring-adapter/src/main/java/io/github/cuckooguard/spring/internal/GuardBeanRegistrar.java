@@ -84,7 +84,7 @@ public final class GuardBeanRegistrar
         if (guard.configuresGuard()) {
           throw new IllegalStateException("A bean named '" + guard.name() + "' already exists, so "
               + "@CuckooGuarded on " + guard.declaredBy() + " uses it and may only name it; move "
-              + "expectedInsertions, fpp, keySource, startsEmpty and @GuardKeySource to that bean.");
+              + "expectedInsertions, fpp, spec, keySource, startsEmpty and @GuardKeySource to that bean.");
         }
         continue;
       }
@@ -161,6 +161,9 @@ public final class GuardBeanRegistrar
     }
     if (declared.fpp() != CuckooGuarded.UNSET) {
       set.add("fpp");
+    }
+    if (!declared.spec().isEmpty()) {
+      set.add("spec");
     }
     if (!declared.keySource().isEmpty()) {
       set.add("keySource");

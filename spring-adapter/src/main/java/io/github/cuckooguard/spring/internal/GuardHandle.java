@@ -7,21 +7,19 @@ import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 /**
- * A guard bean as the interceptor uses it: the guard, how an argument becomes a key of the
- * guard's key type, and the writes in flight. Immutable and thread-safe.
+ * A guard bean as the interceptor uses it: the guard, and how an argument becomes a key of the
+ * guard's key type. Immutable and thread-safe.
  */
 final class GuardHandle {
 
   private final String name;
   private final CuckooGuard<Object> guard;
   private final KeyType keyType;
-  private final WriteJournal journal;
 
-  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType, WriteJournal journal) {
+  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType) {
     this.name = name;
     this.guard = guard;
     this.keyType = keyType;
-    this.journal = journal;
   }
 
   String name() {
@@ -30,10 +28,6 @@ final class GuardHandle {
 
   CuckooGuard<Object> guard() {
     return guard;
-  }
-
-  WriteJournal journal() {
-    return journal;
   }
 
   /**

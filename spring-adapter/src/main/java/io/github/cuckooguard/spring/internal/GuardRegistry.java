@@ -27,7 +27,6 @@ public final class GuardRegistry {
   private final BeanFactory beanFactory;
   private final BeanResolver beanResolver;
   private final ConcurrentMap<String, GuardHandle> handles = new ConcurrentHashMap<>();
-  private final ConcurrentMap<String, WriteJournal> journals = new ConcurrentHashMap<>();
 
   GuardRegistry(BeanFactory beanFactory) {
     this.beanFactory = beanFactory;
@@ -84,7 +83,7 @@ public final class GuardRegistry {
   @SuppressWarnings("unchecked")
   private GuardHandle createHandle(String name) {
     CuckooGuard<Object> guard = beanFactory.getBean(name, CuckooGuard.class);
-    return new GuardHandle(name, guard, keyType(name), journal(name));
+    return new GuardHandle(name, guard, keyType(name));
   }
 
   private GuardHandle.KeyType keyType(String name) {
@@ -97,11 +96,6 @@ public final class GuardRegistry {
       return GuardHandle.KeyType.of(type.getGeneric(0).resolve());
     }
     return GuardHandle.KeyType.of(null);
-  }
-
-  /** The writes in flight of the guard named {@code name}. */
-  WriteJournal journal(String name) {
-    return journals.computeIfAbsent(name, n -> new WriteJournal());
   }
 
   /** Resolves {@code @bean} references in key expressions. */
