@@ -35,6 +35,16 @@ import org.springframework.core.annotation.AliasFor;
  * ends. Only a store that is known to be empty at every start may do without a source
  * ({@link #startsEmpty()}); otherwise the context fails to start.
  *
+ * <p><b>Spring Data repositories.</b> With a guard of its own, every write of the repository
+ * must be one the guard follows: a {@link GuardedAdd} insert or a {@link GuardedRemove} delete.
+ * The context fails to start, naming the methods, if a guarded Spring Data repository has any
+ * other write: the inherited {@code save}, {@code saveAll} and {@code delete…} of {@code
+ * CrudRepository}/{@code JpaRepository} (an upsert that may assign the id after the call, and
+ * deletes that ignore a missing id: they cannot be followed, so extend {@code Repository}
+ * instead), a derived {@code deleteBy…}/{@code removeBy…}, or a {@code @Modifying} insert or delete
+ * query without an annotation ({@code @Modifying} updates change no key and are allowed). For a
+ * Hibernate entity, {@link #entity()} follows {@code save} and {@code delete} instead.
+ *
  * <p><b>JPA entities.</b> For a repository of a Hibernate entity guarded by cuckoo-guard's
  * hibernate-adapter ({@code @GuardedEntity}), name the entity instead of a guard:
  * {@code @CuckooGuarded(entity = User.class)}. The repository's {@link GuardedFind} methods then

@@ -5,6 +5,8 @@ import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -71,6 +73,8 @@ public final class GuardInterceptor implements MethodInterceptor {
   private final GuardOperationSource operations;
   private final GuardRegistry registry;
   private final TransactionHooks transactions;
+  /** Operations whose key failed to evaluate at least once: warned once each. */
+  private final Set<GuardOperation> warned = ConcurrentHashMap.newKeySet();
 
   GuardInterceptor(GuardOperationSource operations, GuardRegistry registry, TransactionHooks transactions) {
     this.operations = operations;
@@ -221,9 +225,10 @@ public final class GuardInterceptor implements MethodInterceptor {
       Object value = operation.key().resolve(invocation, registry.beanResolver());
       return value == null ? null : toKey.apply(value);
     } catch (RuntimeException ex) {
-      LOG.log(Level.WARNING, () -> operation.kind().annotation() + " on " + operation.method() + ": "
-          + operation.key().description() + " gave no key for " + guard + " ("
-          + ex + "); the call runs unguarded", ex);
+      boolean first = warned.add(operation);
+      LOG.log(first ? Level.WARNING : Level.DEBUG, () -> operation.kind().annotation() + " on " + operation.method()
+          + ": " + operation.key().description() + " gave no key for " + guard + " (" + ex + "); the call runs "
+          + "unguarded" + (first ? " (logged once per method; later failures at DEBUG)" : ""), first ? ex : null);
       return null;
     }
   }

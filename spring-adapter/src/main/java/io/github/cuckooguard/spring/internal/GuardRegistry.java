@@ -52,6 +52,18 @@ public final class GuardRegistry {
   }
 
   /**
+   * Checks, without creating the guard, that keys of the declared type {@code type} fit the
+   * guard named {@code name} ({@code null}: not known before the call).
+   *
+   * @throws IllegalStateException naming {@code where}, the guard and the type otherwise
+   */
+  void checkKeyType(String name, String where, @Nullable Class<?> type) {
+    if (type != null) {
+      keyType(name).check(where, name, type);
+    }
+  }
+
+  /**
    * The hibernate-adapter guard of {@code entity}, declared with {@code @CuckooGuarded(entity =
    * …)}.
    *
