@@ -57,6 +57,7 @@ class ConcurrentChurnTest {
       assertThat(churn.rollbacks()).isGreaterThan(100);
       assertThat(churn.rebuilds()).as("rebuilds during the churn").isGreaterThan(10);
       // Quiescent now: a rebuild (a follow-up of a marked-stale one, or this) turns pass-through off.
+      assertThat(guard.inFlight()).as("every enter and leave ended").isZero();
       guard.rebuild().get(30, TimeUnit.SECONDS);
       Await.until("pass-through off after the churn", () -> !guard.isPassThrough());
       for (int k = 0; k < KEYS; k++) {

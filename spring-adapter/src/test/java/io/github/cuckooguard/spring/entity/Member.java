@@ -12,7 +12,7 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "club_member")
-@GuardedEntity(expectedRows = 10_000)
+@GuardedEntity // default sizing: no attribute, so that a rename in hibernate-adapter does not reach here
 public class Member {
 
   @Id
