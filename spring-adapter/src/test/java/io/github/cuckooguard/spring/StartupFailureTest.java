@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.GuardSpec;
 import java.time.LocalDate;
 import java.util.Map;
 import java.util.Optional;
@@ -477,6 +478,58 @@ class StartupFailureTest {
     assertThat(startupFailure(OwnLongGuardConfig.class))
         .contains(DateKeysOfOwnGuard.class.getName() + ".findByDay(LocalDate)")
         .contains("guard 'g' takes java.lang.Long keys and there is no conversion");
+  }
+
+  @CuckooGuarded(name = "g", spec = "gSpec", startsEmpty = true)
+  public static class Specified {
+    @GuardedFind
+    public Optional<Object> find(long id) {
+      return Optional.empty();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @Import({Base.class, Specified.class})
+  static class SpecConfig {
+    @Bean
+    GuardSpec gSpec() {
+      return GuardSpec.newBuilder().expectedInsertions(500).fingerprintBits(12).seed(7).build();
+    }
+  }
+
+  @Test
+  void specBeanHoldsTheGuardsSettings() {
+    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(SpecConfig.class)) {
+      assertThat(context.getBean("g", CuckooGuard.class).spec()).isSameAs(context.getBean("gSpec"));
+    }
+  }
+
+  @Import({Base.class, Specified.class})
+  static class MissingSpecConfig {}
+
+  @Test
+  void specMustNameAGuardSpecBean() {
+    assertThat(startupFailure(MissingSpecConfig.class))
+        .contains("@CuckooGuarded(name = \"g\") on " + Specified.class.getName())
+        .contains("spec = \"gSpec\" is not the name of a GuardSpec bean (there is no such bean)");
+  }
+
+  @CuckooGuarded(name = "g", spec = "gSpec", fpp = 0.001, startsEmpty = true)
+  public static class SpecifiedTwice {
+    @GuardedFind
+    public Optional<Object> find(long id) {
+      return Optional.empty();
+    }
+  }
+
+  @Import({Base.class, SpecifiedTwice.class})
+  static class SpecifiedTwiceConfig {}
+
+  @Test
+  void specExcludesTheSingleSettings() {
+    assertThat(startupFailure(SpecifiedTwiceConfig.class))
+        .contains("Guard 'g' is declared with spec = \"gSpec\" and with expectedInsertions or fpp")
+        .contains("the GuardSpec bean holds every setting");
   }
 
   @CuckooGuarded(name = "g", startsEmpty = true)
