@@ -4,6 +4,7 @@ import io.github.cuckooguard.Funnel;
 import io.github.cuckooguard.KeySink;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import org.springframework.util.ClassUtils;
 
 /**
  * The funnel of the guards declared with {@code @CuckooGuarded}, whose keys come from SpEL
@@ -21,6 +22,10 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
   static final String SUPPORTED =
       "Long, Integer, Short, Byte, CharSequence (String), UUID, byte[] or an enum";
 
+  private static final Class<?>[] ACCEPTED = {
+    Long.class, Integer.class, Short.class, Byte.class, String.class, UUID.class, byte[].class, Enum.class
+  };
+
   /**
    * Whether {@code key} has a type this funnel accepts.
    *
@@ -35,6 +40,23 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
         || key instanceof UUID
         || key instanceof byte[]
         || key instanceof Enum<?>;
+  }
+
+  /**
+   * Whether a value of the declared type {@code type} may be a key this funnel accepts: false only
+   * if no accepted type is assignable to it (a {@code LocalDate}, a {@code double}).
+   */
+  static boolean mayHold(Class<?> type) {
+    Class<?> boxed = ClassUtils.resolvePrimitiveIfNecessary(type);
+    if (CharSequence.class.isAssignableFrom(boxed) || Enum.class.isAssignableFrom(boxed)) {
+      return true;
+    }
+    for (Class<?> accepted : ACCEPTED) {
+      if (boxed.isAssignableFrom(accepted)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override
