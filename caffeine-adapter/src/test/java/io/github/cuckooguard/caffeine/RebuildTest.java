@@ -20,7 +20,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The rebuild key source meets the KeySource contract where "iterate, then cleanUp()" does not. */
+/**
+ * The rebuild key source meets the KeySource contract where "iterate, then cleanUp()" does not, and
+ * writes in flight need nothing from it.
+ */
 class RebuildTest {
 
   private final FakeTicker ticker = new FakeTicker();
@@ -65,16 +68,16 @@ class RebuildTest {
 
   /**
    * A write enters its key inside Caffeine's compute a moment before the entry is published; a
-   * rebuild that started in that moment must wait for it, or its scan could miss the entry. The
-   * weigher runs exactly there (after the value is computed, before the node is published), so a
-   * blocking weigher holds a write in that moment.
+   * rebuild that runs in that moment cannot see the entry, so the guard must hold the key in flight
+   * itself. The weigher runs exactly there (after the value is computed, before the node is
+   * published), so a blocking weigher holds a write in that moment while the rebuild completes.
    */
   @Test
-  void aRebuildWaitsForAWriteThatEnteredItsKeyButHasNotPublishedIt() throws Exception {
+  void aRebuildDuringAWriteThatEnteredItsKeyButHasNotPublishedItKeepsTheKey() throws Exception {
     CountDownLatch inWeigher = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(1_000).seed(1).build();
+        .expectedInsertions(1_000).fingerprintBits(4).seed(1).build();
     Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().executor(Runnable::run)
         .maximumWeight(1_000_000).weigher((Long k, String v) -> {
           if (k == 42L) {
@@ -90,14 +93,15 @@ class RebuildTest {
     assertThat(guard.mightContain(42L)).as("entered before it is visible").isTrue();
     assertThat(cache.asMap().containsKey(42L)).isFalse();
 
-    CompletableFuture<Void> rebuild = guard.rebuild();
-    Thread.sleep(200);
-    assertThat(rebuild).as("the rebuild waits for the write in flight").isNotDone();
+    guard.rebuild().get(30, TimeUnit.SECONDS);
+    assertThat(guard.stats().rebuilds()).isEqualTo(1);
+    assertThat(write).as("the rebuild did not wait for the write").isNotDone();
+    assertThat(guard.mightContain(42L)).as("held in flight by the guard across the swap").isTrue();
 
     release.countDown();
     assertThat(write.get(30, TimeUnit.SECONDS)).isEqualTo("held");
-    rebuild.get(30, TimeUnit.SECONDS);
     assertThat(guard.mightContain(42L)).isTrue();
+    guard.rebuild().get(30, TimeUnit.SECONDS);
     assertExact(cache, guard);
   }
 
