@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.cuckooguard.Funnels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -103,6 +107,52 @@ class RebuildTest {
     assertThat(guard.mightContain(42L)).isTrue();
     guard.rebuild().get(30, TimeUnit.SECONDS);
     assertExact(cache, guard);
+  }
+
+  /**
+   * Regression: a put over an expired entry begins the new entry's enter before Caffeine evicts
+   * the old one inside the put. With the eviction reported by {@code keyLeft}, a rebuild running
+   * then released the copy it held for the new enter, its scan copy was settled away, and the
+   * rebuilt filter lacked a key the cache held. The rebuild here is paused at its scan's first
+   * step (its first ticker read) while the put runs, so the order is exact every time.
+   */
+  @Test
+  void aPutOverAnExpiredEntryDuringARebuildKeepsTheNewEntry() throws Exception {
+    CountDownLatch scanning = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    AtomicBoolean armed = new AtomicBoolean();
+    ExecutorService rebuilds = Executors.newSingleThreadExecutor(r -> new Thread(r, "paused-rebuild"));
+    Ticker pausing = () -> {
+      if (Thread.currentThread().getName().equals("paused-rebuild") && armed.compareAndSet(true, false)) {
+        scanning.countDown();
+        awaitUninterruptibly(resume);
+      }
+      return ticker.read();
+    };
+    try {
+      CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+          .expectedInsertions(100).seed(3).ticker(pausing).executor(rebuilds).build();
+      Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().executor(Runnable::run)
+          .expireAfterWrite(Duration.ofMinutes(1)));
+      cache.put(1L, "old");
+      ticker.advance(Duration.ofMinutes(2));
+      assertThat(cache.estimatedSize()).as("expired, not evicted").isEqualTo(1);
+
+      armed.set(true);
+      CompletableFuture<Void> rebuild = guard.rebuild();
+      assertThat(scanning.await(30, TimeUnit.SECONDS)).isTrue();
+      cache.put(1L, "new"); // enter begins, the expired entry is evicted inside the put, enter visible
+      resume.countDown();
+      rebuild.get(30, TimeUnit.SECONDS);
+
+      assertThat(cache.getIfPresent(1L)).isEqualTo("new");
+      assertThat(guard.mightContain(1L)).as("the rebuilt filter holds the new entry").isTrue();
+      assertThat(guard.stats().rebuilds()).isEqualTo(1);
+      assertExact(cache, guard);
+    } finally {
+      resume.countDown();
+      rebuilds.shutdownNow();
+    }
   }
 
   private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The {@link KeySource} contract asks for (1) every key visible for the whole call, which the
  * weakly consistent iterator of Caffeine's map gives, and (2) every tracked key hidden from the
  * iterator: Caffeine's iterator skips entries that expired but are not evicted yet, and their
- * eviction (a {@code keyLeft}) may come after the rebuilt filter is swapped in, where it would be
+ * eviction (a leave) may come after the rebuilt filter is swapped in, where it would be
  * an unpaired remove. Rewound, the iterator shows them, so they are emitted and their later
  * eviction removes the scanned copy. Calling {@code cleanUp()} after the scan instead would not
  * do: it evicts at most 1,000 entries per queue a pass, stops early on an access-order queue made

@@ -18,43 +18,49 @@ import org.jspecify.annotations.Nullable;
  * ({@link CuckooGuard}), run where Caffeine orders it with every other write of the key.
  *
  * <pre>
- * Where each event happens.
+ * Where each event happens (every one through a handle; the adapter never calls keyLeft).
  *   enter, user function  beginEnter(k) inside Caffeine's per-key compute, once the function
  *                         returned a value for an absent key (GuardedCompute); visible() after
  *                         the compute returned the value (the entry is published), abort() if it
  *                         returned null or threw (nothing was stored).
- *   enter, plain write    beginEnter(k) before Caffeine's put / putIfAbsent is issued; visible()
- *                         if it returned null (the entry was created, possibly over an expired
- *                         one that Caffeine first evicted through the eviction listener, inside
- *                         the same atomic operation), abort() if it returned a live value (a
- *                         duplicate enter of a key that stays visible with its own fingerprint)
- *                         or threw before publishing. put first tries replace(), which never
- *                         creates an entry, so replacing a live key touches no filter at all.
- *   leave, user function  keyLeft(k) inside the compute that removes the entry (the function
- *                         saw a live value and returned null), i.e. inside the atomic removal.
+ *   enter, plain write    beginEnter(k) before Caffeine's putIfAbsent (or VarExpiration put /
+ *                         putIfAbsent) is issued; visible() if it returned null (it created the
+ *                         entry, possibly over an expired one that Caffeine first evicted through
+ *                         the eviction listener inside the same atomic operation), abort() if it
+ *                         returned a live value (a duplicate enter of a key that stays visible
+ *                         with its own fingerprint) or threw before publishing. put tries
+ *                         replace() first, which never creates an entry, so replacing a live key
+ *                         touches no filter at all.
+ *   leave, user function  beginLeave(k) inside the compute that removes the entry (the function
+ *                         saw a live value and returned null), gone() once the compute returned.
  *   leave, plain removal  beginLeave(k) before Caffeine's remove is issued; gone() if it removed
  *                         a live entry (it returns the value only for an explicit removal),
  *                         cancel() otherwise (absent, or expired: then Caffeine evicted it
  *                         through the eviction listener inside the removal, which left it).
- *   leave, eviction       keyLeft(k) in the eviction listener (GuardEvictionListener), which
- *                         Caffeine calls inside the atomic removal for size, weight and expiry.
+ *   leave, eviction       beginLeave(k).gone() in the eviction listener (GuardEvictionListener),
+ *                         which Caffeine calls inside the atomic removal for size, weight, expiry.
  *   replace               nothing: a live key stays one key (replace(), replaceAll(), a compute
  *                         or merge that returns a new value for a live key, refreshes).
  *
- * Why no present key can be reported absent. A key K becomes present only when a Caffeine
+ * Why no present key can be reported absent. A key k becomes present only when a Caffeine
  * operation creates its entry, and every creating operation of the guarded cache is one of the
  * two enters above: its fingerprint is added (beginEnter) before the entry can be seen, and the
  * key stays in flight in the guard until visible(), which runs after the entry is published, so
- * a rebuild installed meanwhile holds the key itself (cuckoo-core RebuildState). An enter is
- * aborted only when Caffeine stored nothing for it, or when the key was live with its own
- * fingerprint: never for a key that a removal is not also about to leave. K's fingerprint is
- * removed only once per incarnation, by exactly one of: the keyLeft inside the compute or
- * eviction that ends it, or the gone() of a plain removal that Caffeine says removed it
- * explicitly (Caffeine's remove calls the eviction listener or returns the value, never both).
- * The leaves inside the atomic removal happen before the key stops being visible to a scan; the
- * plain removals announce themselves before the removal is issued. What remains is the key
- * source's part: CacheKeySource emits every key the map holds, also expired ones that are not
- * evicted yet (hidden from Caffeine's iterator), so no later eviction is unpaired.
+ * a rebuild installed meanwhile holds a copy for it itself (cuckoo-core RebuildState). An enter
+ * is aborted only when Caffeine stored nothing for it, or when the key was live with its own
+ * fingerprint (the duplicate enter's copy goes, the live incarnation's stays). k's fingerprint
+ * is removed once per incarnation, by exactly one leave: the one inside the compute or eviction
+ * that ends it, or the gone() of a plain removal that Caffeine says removed it explicitly
+ * (Caffeine's remove either calls the eviction listener or returns the value, never both). Each
+ * leave begins before the removal can be seen and ends after the key is gone. Leaves use handles
+ * rather than keyLeft because a plain write's enter can be in flight while an older incarnation
+ * of the same key leaves (a put over an expired entry evicts it inside the put; an eviction can
+ * race a putIfAbsent that then creates the key): during a rebuild keyLeft releases any copy the
+ * rebuild holds for the key, which may be that enter's, and the rebuilt filter would then lack
+ * the new entry (RebuildTest pins it); a handle's end releases only what its own begin held.
+ * What remains is the key source's part: CacheKeySource emits every key the map holds, also
+ * expired ones that are not evicted yet (hidden from Caffeine's iterator), so no eviction after
+ * a swap lacks its copy.
  * </pre>
  *
  * <p>Statistics. Plain writes go to Caffeine's plain operations, so {@code recordStats()} counts
@@ -197,7 +203,10 @@ public final class GuardedWrites<K, V> {
     requireNonNull(function, "remappingFunction");
     GuardedCompute<K, V> c = compute().remapping(function);
     try {
-      return map.computeIfPresent(key, c.remapping); // never creates: nothing to publish
+      return c.published(map.computeIfPresent(key, c.remapping));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
     } finally {
       c.release();
     }
@@ -216,7 +225,7 @@ public final class GuardedWrites<K, V> {
     GuardedCompute<K, V> c = compute().merging(function, value);
     try {
       while (true) {
-        V merged = map.computeIfPresent(key, c.remapping);
+        V merged = c.published(map.computeIfPresent(key, c.remapping));
         if (c.ran()) {
           return merged;
         }
@@ -224,6 +233,9 @@ public final class GuardedWrites<K, V> {
           return value;
         }
       }
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
     } finally {
       c.release();
     }
