@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 class HotPathAllocationTest {
 
   private static final int CALLS = 200_000;
+  /** Less than the smallest object (16 bytes): one allocation per call, or per second call, fails. */
+  private static final double SLACK = 7.5;
   /** Boxed once, so that no call boxes a key. */
   private static final Long PRESENT = 7_000_000_007L;
   private static final Long ABSENT = 1_000_000_007L;
@@ -62,8 +64,10 @@ class HotPathAllocationTest {
     cache.put(PRESENT, "v");
     double lookupAbsent = bytesPerCall(guard::mightContain, ABSENT);
     double lookupPresent = bytesPerCall(guard::mightContain, PRESENT);
-    assertThat(bytesPerCall(cache::getIfPresent, ABSENT)).as("short-circuited miss").isLessThanOrEqualTo(lookupAbsent + 1);
-    assertThat(bytesPerCall(cache::getIfPresent, PRESENT)).as("hit").isLessThanOrEqualTo(lookupPresent + 1);
+    assertThat(bytesPerCall(cache::getIfPresent, ABSENT)).as("short-circuited miss, vs %s for the lookup", lookupAbsent)
+        .isLessThanOrEqualTo(lookupAbsent + SLACK);
+    assertThat(bytesPerCall(cache::getIfPresent, PRESENT)).as("hit, vs %s for the lookup", lookupPresent)
+        .isLessThanOrEqualTo(lookupPresent + SLACK);
   }
 
   @Test
@@ -71,9 +75,10 @@ class HotPathAllocationTest {
     cache.put(PRESENT, "v");
     loading.get(PRESENT);
     ConcurrentMap<Long, String> map = cache.asMap();
-    assertThat(bytesPerCall(key -> cache.get(key, LOADER), PRESENT)).as("Cache.get(k, fn)").isLessThanOrEqualTo(1);
-    assertThat(bytesPerCall(loading::get, PRESENT)).as("LoadingCache.get").isLessThanOrEqualTo(1);
+    assertThat(bytesPerCall(key -> cache.get(key, LOADER), PRESENT)).as("Cache.get(k, fn)")
+        .isLessThanOrEqualTo(SLACK);
+    assertThat(bytesPerCall(loading::get, PRESENT)).as("LoadingCache.get").isLessThanOrEqualTo(SLACK);
     assertThat(bytesPerCall(key -> map.computeIfAbsent(key, LOADER), PRESENT)).as("computeIfAbsent")
-        .isLessThanOrEqualTo(1);
+        .isLessThanOrEqualTo(SLACK);
   }
 }
