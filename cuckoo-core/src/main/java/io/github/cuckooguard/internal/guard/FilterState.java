@@ -132,7 +132,7 @@ public final class FilterState<K> {
     try {
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        r.hold(key, false);
+        r.holdLeave(key);
       }
       begin(key, LEAVE);
     } finally {
@@ -252,7 +252,7 @@ public final class FilterState<K> {
           r.hold(e.getKey(), true);
         }
         for (int i = c[LEAVE]; i > 0; i--) {
-          r.hold(e.getKey(), false);
+          r.holdLeave(e.getKey());
         }
       }
       rebuilding = r;

@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  *                                             atomic removal; it creates k's entry if absent)
  *   scan(k)     F2.add(k); if k has an entry: scanAdds[k]++
  *   settle      for each k with an entry, unless an enter of k aborted during the rebuild or is
- *               still in flight: remove scanAdds[k] copies from F2
+ *               still in flight, or a leave of k (with a handle) was in flight during the
+ *               rebuild: remove scanAdds[k] copies from F2
  *
  * Proof. Fix a key k at the swap. F2's copies of k are S (scan) + H (holds) - R (releases).
  * (1) Every release through a handle belongs to an end of a transition that got its own hold: the
@@ -50,10 +51,15 @@ import org.jspecify.annotations.Nullable;
  * (3) Settle. Scan copies counted for k were added after k's entry existed. A tracked incarnation
  *     that the settle could leave without a copy would be one of case (2b): visible and without a
  *     transition for the whole rebuild while another incarnation of k had one. With set semantics
- *     that other transition is either a leave (then the key left the source, and the visible
- *     incarnation is not visible throughout) or an enter of a key that was already visible: a
- *     duplicate insert, which fails and is aborted, or is still undecided at the swap. Settle
- *     skips exactly those keys, so it only removes copies that holds duplicate.
+ *     that other transition is either a leave or an enter of a key that was already visible: a
+ *     duplicate insert, which fails and is aborted, or is still undecided at the swap. A leave
+ *     with a handle may end (gone) long after its key left the source, e.g. at commit, and the
+ *     key may have entered again and become visible meanwhile, before the install: that
+ *     incarnation has no transition during the rebuild, and the leave's release takes the hold
+ *     the settle would rely on. So settle skips keys whose enter aborted or is undecided, and keys
+ *     a leave with a handle was in flight for during the rebuild (at worst a spare copy); it only
+ *     removes copies that holds duplicate. (A keyLeft is begun and ended inside the atomic
+ *     removal, so no incarnation can appear during it.)
  * After the swap the guard removes from F2 only at an end of an incarnation tracked at the swap
  * (ends before the swap released into F2 or were applied to F1 alone), and each such end is
  * matched by a copy counted above.
@@ -80,6 +86,8 @@ public final class RebuildState<K> {
     boolean aborted;
     /** Scan adds made while this entry existed. */
     int scanAdds;
+    /** Whether a leave of this key with a handle was in flight during the rebuild. */
+    boolean leaveHeld;
   }
 
   /** Thrown into the key source to stop a scan that can no longer succeed. */
@@ -142,6 +150,23 @@ public final class RebuildState<K> {
       if (enter) {
         state.entersInFlight++;
       }
+      return state;
+    });
+    return true;
+  }
+
+  /**
+   * {@link #hold} on behalf of a leave with a handle (begun during the rebuild, or in flight at
+   * install): its key keeps its scan copies at the settle (see the class comment, (3)).
+   *
+   * @return false if the rebuild has failed (now or before) and its filter does not hold the key
+   */
+  public boolean holdLeave(K key) {
+    if (!hold(key, false)) {
+      return false;
+    }
+    touched.computeIfPresent(key, (k, state) -> {
+      state.leaveHeld = true;
       return state;
     });
     return true;
@@ -257,8 +282,8 @@ public final class RebuildState<K> {
     long removed = 0;
     for (var e : touched.entrySet()) {
       KeyState state = e.getValue();
-      if (state.aborted || state.entersInFlight > 0) {
-        continue; // an enter that may have been a duplicate of a visible key: keep the scan copies
+      if (state.aborted || state.entersInFlight > 0 || state.leaveHeld) {
+        continue; // a duplicate enter, or a leave that may have ended after the key came back: keep the scan copies
       }
       for (int i = state.scanAdds; i > 0; i--) {
         if (next.remove(e.getKey())) {
