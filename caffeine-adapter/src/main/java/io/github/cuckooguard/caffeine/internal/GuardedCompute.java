@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
-import io.github.cuckooguard.PendingLeave;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -23,11 +22,12 @@ import org.jspecify.annotations.Nullable;
  *   <li>as a remapping function ({@code compute}, {@code computeIfPresent}, the present half of
  *       {@code merge}), {@code old == null && next != null} begins an enter (Caffeine passes null
  *       for an expired entry after evicting it through the eviction listener), and
- *       {@code old != null && next == null} begins a leave, inside the atomic removal; a replace
- *       changes nothing.
+ *       {@code old != null && next == null} leaves the key there, inside the atomic removal
+ *       ({@code beginLeave(key).gone()}: Caffeine removes the entry once the function returned
+ *       null, with nothing in between that could throw); a replace changes nothing.
  * </ul>
- * The enter or leave begun inside is ended by the caller once Caffeine's call has returned
- * ({@link #published}: the entry is published, or removed) or thrown ({@link #failed}).
+ * The enter begun inside is ended by the caller once Caffeine's call has returned
+ * ({@link #published}) or thrown ({@link #failed}).
  *
  * <p>Not thread-safe: owned by one thread from {@link #acquire} to {@link #release}.
  *
@@ -47,7 +47,6 @@ final class GuardedCompute<K, V> {
   private @Nullable BiFunction<? super V, ? super V, ? extends @Nullable V> merge;
   private @Nullable V mergeValue;
   private @Nullable PendingEnter<K> enter;
-  private @Nullable PendingLeave<K> leave;
   private boolean ran;
   private boolean busy;
 
@@ -98,10 +97,7 @@ final class GuardedCompute<K, V> {
         begin(key);
       }
     } else if (next == null) {
-      if (leave != null) {
-        leave.gone(); // a second call in one compute (see begin): the first removal happened
-      }
-      leave = guard.beginLeave(key);
+      guard.beginLeave(key).gone();
     }
     return next;
   }
@@ -122,9 +118,7 @@ final class GuardedCompute<K, V> {
 
   /**
    * Caffeine's call returned {@code result}. An enter begun inside is visible if the entry was
-   * published (the call returned a value), else aborted (the function's value was not stored); a
-   * leave begun inside is gone (the function returned null for the live entry, which Caffeine
-   * then removes without anything that could throw).
+   * published (the call returned a value), else aborted (the function's value was not stored).
    */
   @Nullable V published(@Nullable V result) {
     PendingEnter<K> e = enter;
@@ -136,20 +130,15 @@ final class GuardedCompute<K, V> {
         e.abort();
       }
     }
-    PendingLeave<K> l = leave;
-    if (l != null) {
-      leave = null;
-      l.gone();
-    }
     return result;
   }
 
   /**
-   * Caffeine's call threw {@code t} after the function may have begun an enter or a leave.
+   * Caffeine's call threw {@code t} after the function may have begun an enter.
    * Caffeine throws an exception only before it publishes an entry (from the function, the weigher
    * or the expiry, all inside the compute, which then stores nothing), so an enter is aborted;
    * after an {@link Error} the outcome is unknown and the fingerprint is kept (at worst a false
-   * positive). A leave is cancelled: the key stays tracked (at worst a false positive).
+   * positive).
    */
   void failed(Throwable t) {
     PendingEnter<K> e = enter;
@@ -161,31 +150,20 @@ final class GuardedCompute<K, V> {
         e.visible();
       }
     }
-    PendingLeave<K> l = leave;
-    if (l != null) {
-      leave = null;
-      l.cancel();
-    }
   }
 
   /** Frees this instance for the next compute on this thread, dropping the user's references. */
   void release() {
     PendingEnter<K> e = enter;
-    PendingLeave<K> l = leave;
     enter = null;
-    leave = null;
     load = null;
     remap = null;
     merge = null;
     mergeValue = null;
     ran = false;
     busy = false;
-    // Not ended by published/failed (a caller bug): keeping the fingerprint is never wrong.
     if (e != null) {
-      e.visible();
-    }
-    if (l != null) {
-      l.cancel();
+      e.visible(); // not ended by published/failed (a caller bug): keeping the fingerprint is never wrong
     }
   }
 }

@@ -31,12 +31,14 @@ import org.jspecify.annotations.Nullable;
  *                         with its own fingerprint) or threw before publishing. put tries
  *                         replace() first, which never creates an entry, so replacing a live key
  *                         touches no filter at all.
- *   leave, user function  beginLeave(k) inside the compute that removes the entry (the function
- *                         saw a live value and returned null), gone() once the compute returned.
+ *   leave, user function  beginLeave(k).gone() inside the compute that removes the entry (the
+ *                         function saw a live value and returned null): inside the atomic removal.
  *   leave, plain removal  beginLeave(k) before Caffeine's remove is issued; gone() if it removed
  *                         a live entry (it returns the value only for an explicit removal),
  *                         cancel() otherwise (absent, or expired: then Caffeine evicted it
  *                         through the eviction listener inside the removal, which left it).
+ *                         gone() may come after another writer put the key back; the rebuild
+ *                         then keeps the key's scan copies (cuckoo-core RebuildState, (3)).
  *   leave, eviction       beginLeave(k).gone() in the eviction listener (GuardEvictionListener),
  *                         which Caffeine calls inside the atomic removal for size, weight, expiry.
  *   replace               nothing: a live key stays one key (replace(), replaceAll(), a compute
@@ -52,12 +54,13 @@ import org.jspecify.annotations.Nullable;
  * is removed once per incarnation, by exactly one leave: the one inside the compute or eviction
  * that ends it, or the gone() of a plain removal that Caffeine says removed it explicitly
  * (Caffeine's remove either calls the eviction listener or returns the value, never both). Each
- * leave begins before the removal can be seen and ends after the key is gone. Leaves use handles
- * rather than keyLeft because a plain write's enter can be in flight while an older incarnation
- * of the same key leaves (a put over an expired entry evicts it inside the put; an eviction can
- * race a putIfAbsent that then creates the key): during a rebuild keyLeft releases any copy the
- * rebuild holds for the key, which may be that enter's, and the rebuilt filter would then lack
- * the new entry (RebuildTest pins it); a handle's end releases only what its own begin held.
+ * leave begins before the removal can be seen, and ends inside the atomic removal or after the
+ * key is gone. Leaves use handles rather than keyLeft because a plain write's enter can be in
+ * flight while an older incarnation of the same key leaves (a put over an expired entry evicts it
+ * inside the put; an eviction can race a putIfAbsent that then creates the key): during a rebuild
+ * keyLeft releases any copy the rebuild holds for the key, which may be that enter's, and the
+ * rebuilt filter would then lack the new entry (RebuildTest pins it); a leave begun and ended
+ * with a handle releases only what its own begin held.
  * What remains is the key source's part: CacheKeySource emits every key the map holds, also
  * expired ones that are not evicted yet (hidden from Caffeine's iterator), so no eviction after
  * a swap lacks its copy.
