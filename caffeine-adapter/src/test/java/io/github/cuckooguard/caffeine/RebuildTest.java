@@ -150,6 +150,7 @@ class RebuildTest {
       assertThat(guard.mightContain(1L)).as("the rebuilt filter holds the new entry").isTrue();
       assertThat(cache.getIfPresent(1L)).isEqualTo("new");
       assertThat(guard.stats().rebuilds()).isEqualTo(1);
+      guard.rebuild().get(30, TimeUnit.SECONDS); // the raced rebuild may keep a spare copy; a quiet one is exact
       assertExact(cache, guard);
     } finally {
       resume.countDown();
