@@ -73,6 +73,10 @@ case "$mode" in
     # classes' own iterations (5 x 2 s warm-up, Hibernate's find path needs it; 3 x 2 s measured)
     guard_ratios hibernate-find -f 1 'HibernateFindBenchmark'
     guard_ratios jcache-cluster-get -f 1 'JCacheClusterGetBenchmark'
+    # issue 18: the object-key path (ready and custom funnels) beside the primitive filter, and a
+    # guarded Caffeine cache / Caffeine-JCache cache beside the plain one, all with -prof gc
+    jmh object-keys "${std[@]}" -prof gc 'ObjectKeyFilterBenchmark'
+    guard_ratios caffeine -f 1 -prof gc 'CaffeineCacheBenchmark|CaffeineJCacheGetBenchmark'
     ;;
   *)
     echo "usage: $0 smoke|full [outdir]" >&2; exit 2 ;;

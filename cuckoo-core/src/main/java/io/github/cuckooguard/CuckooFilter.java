@@ -1,10 +1,9 @@
 package io.github.cuckooguard;
 
-import com.dynatrace.hash4j.hashing.HashFunnel;
-import com.dynatrace.hash4j.hashing.Hasher64;
-import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.cuckooguard.internal.DumpFormat;
 import io.github.cuckooguard.internal.FilterCore;
+import io.github.cuckooguard.internal.hash.FunnelIds;
+import io.github.cuckooguard.internal.hash.KeyHasher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -43,14 +42,12 @@ import java.util.Objects;
 public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   private final Funnel<? super T> funnel;
-  private final HashFunnel<T> hashFunnel;
-  private final Hasher64 hasher;
+  private final KeyHasher<T> keyHasher;
 
   private CuckooFilter(FilterCore core, Funnel<? super T> funnel) {
     super(core);
-    this.funnel = funnel;
-    this.hashFunnel = funnel::funnel;
-    this.hasher = Hashing.xxh3_64(core.seed());
+    this.funnel = FunnelIds.checked(funnel);
+    this.keyHasher = new KeyHasher<>(funnel, core.seed());
   }
 
   /**
@@ -59,48 +56,26 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
    * {@code CuckooFilter<String> f = CuckooFilter.newBuilder(Funnels.stringFunnel())...build()}
    * compiles although the funnel takes any {@code CharSequence}.
    *
-   * @throws IllegalArgumentException if the funnel's {@link Funnel#id()} is longer than 255 UTF-8
-   *     bytes (a dump could not hold it)
+   * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than {@value
+   *     Funnel#MAX_ID_BYTES} UTF-8 bytes (a dump could not hold it)
    */
   public static <T> Builder<T> newBuilder(Funnel<? super T> funnel) {
-    checkFunnelId(Objects.requireNonNull(funnel, "funnel"));
-    return new Builder<>(funnel);
+    return new Builder<>(FunnelIds.checked(Objects.requireNonNull(funnel, "funnel")));
   }
 
-  /** The funnel's id, checked to fit a dump (at most 255 UTF-8 bytes). */
-  private static String checkFunnelId(Funnel<?> funnel) {
-    String id = Objects.requireNonNull(funnel.id(), "funnel.id()");
-    DumpFormat.funnelIdBytes(id);
-    return id;
-  }
-
-  /**
-   * True if {@code id} is the default id of a lambda or other hidden class: it names a class
-   * generated in this JVM run, so a dump carrying it could not be read back in another run.
-   */
-  static boolean unstableId(Funnel<?> funnel, String id) {
-    Class<?> c = funnel.getClass();
-    return (c.isHidden() || c.isSynthetic() || id.contains("$$Lambda")) && id.equals(c.getName());
-  }
-
-  @Override
-  String dumpableFunnelId() {
-    String id = funnelId();
-    if (unstableId(funnel, id)) {
-      throw new IllegalStateException("the funnel is a lambda whose default id() ('" + id + "') names a class"
-          + " generated in this JVM run, so its dump could not be read back in another; give the funnel a"
-          + " stable id() (override it in a named class, or use one of Funnels)");
-    }
-    return id;
-  }
-
+  /** The key's hash; allocates nothing for the ready funnels, nor for custom ones up to 4 KiB. */
   long hash(T key) {
-    return hasher.hashToLong(Objects.requireNonNull(key, "key"), hashFunnel);
+    return keyHasher.hash(Objects.requireNonNull(key, "key"));
   }
 
   @Override
   String funnelId() {
     return funnel.id();
+  }
+
+  @Override
+  String dumpableFunnelId() {
+    return FunnelIds.forDump(funnel);
   }
 
   /**
@@ -274,7 +249,7 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   public static <T> CuckooFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
-    return new CuckooFilter<>(DumpFormat.read(in, checkFunnelId(funnel)), funnel);
+    return new CuckooFilter<>(DumpFormat.read(in, FunnelIds.checked(funnel).id()), funnel);
   }
 
   /**
@@ -284,7 +259,7 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
    */
   public static <T> ChunkLoader<CuckooFilter<T>> loader(Funnel<? super T> funnel) {
     Objects.requireNonNull(funnel, "funnel");
-    return new ChunkLoader<>(checkFunnelId(funnel), core -> new CuckooFilter<>(core, funnel));
+    return new ChunkLoader<>(FunnelIds.checked(funnel).id(), core -> new CuckooFilter<>(core, funnel));
   }
 
   /**

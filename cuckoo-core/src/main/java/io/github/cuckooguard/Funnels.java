@@ -1,10 +1,15 @@
 package io.github.cuckooguard;
 
-import com.dynatrace.hash4j.hashing.HashSink;
-import java.nio.charset.StandardCharsets;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import io.github.cuckooguard.internal.hash.DirectFunnel;
+import io.github.cuckooguard.internal.hash.ScratchSink;
 import java.util.UUID;
 
-/** Ready-made {@link Funnel}s for common key types. Each has a stable {@link Funnel#id()}. */
+/**
+ * Ready-made {@link Funnel}s for common key types. Each has a stable {@link Funnel#id()}, and a
+ * filter or guard hashes its keys with one direct call of the hash function, allocating nothing.
+ * Used inside another funnel ({@link KeySink#put}), each puts the bytes documented here.
+ */
 public final class Funnels {
 
   private Funnels() {}
@@ -19,7 +24,10 @@ public final class Funnels {
     return IntegerFunnel.INSTANCE;
   }
 
-  /** The UTF-8 bytes of the string; id {@code "string-utf8"}. */
+  /**
+   * The UTF-8 bytes of the string ({@link KeySink#putUtf8}); id {@code "string-utf8"}. A {@code
+   * String} and a {@code StringBuilder} with the same chars are the same key.
+   */
   public static Funnel<CharSequence> stringFunnel() {
     return StringFunnel.INSTANCE;
   }
@@ -29,17 +37,25 @@ public final class Funnels {
     return ByteArrayFunnel.INSTANCE;
   }
 
-  /** The most then the least significant 64 bits; id {@code "uuid"}. */
+  /** The most then the least significant 64 bits, each as a long; id {@code "uuid"}. */
   public static Funnel<UUID> uuidFunnel() {
     return UuidFunnel.INSTANCE;
   }
 
-  private enum LongFunnel implements Funnel<Long> {
+  // Each hash(key, hasher) must equal the hash of the bytes its funnel(key, sink) puts:
+  // HashingGoldenTest checks every pair against hash4j's stream.
+
+  private enum LongFunnel implements DirectFunnel<Long> {
     INSTANCE;
 
     @Override
-    public void funnel(Long key, HashSink sink) {
+    public void funnel(Long key, KeySink sink) {
       sink.putLong(key);
+    }
+
+    @Override
+    public long hash(Long key, Hasher64 hasher) {
+      return hasher.hashLongToLong(key);
     }
 
     @Override
@@ -48,12 +64,17 @@ public final class Funnels {
     }
   }
 
-  private enum IntegerFunnel implements Funnel<Integer> {
+  private enum IntegerFunnel implements DirectFunnel<Integer> {
     INSTANCE;
 
     @Override
-    public void funnel(Integer key, HashSink sink) {
+    public void funnel(Integer key, KeySink sink) {
       sink.putInt(key);
+    }
+
+    @Override
+    public long hash(Integer key, Hasher64 hasher) {
+      return hasher.hashIntToLong(key);
     }
 
     @Override
@@ -62,12 +83,17 @@ public final class Funnels {
     }
   }
 
-  private enum StringFunnel implements Funnel<CharSequence> {
+  private enum StringFunnel implements DirectFunnel<CharSequence> {
     INSTANCE;
 
     @Override
-    public void funnel(CharSequence key, HashSink sink) {
-      sink.putBytes(key.toString().getBytes(StandardCharsets.UTF_8));
+    public void funnel(CharSequence key, KeySink sink) {
+      sink.putUtf8(key);
+    }
+
+    @Override
+    public long hash(CharSequence key, Hasher64 hasher) {
+      return ScratchSink.hashUtf8(hasher, key);
     }
 
     @Override
@@ -76,12 +102,17 @@ public final class Funnels {
     }
   }
 
-  private enum ByteArrayFunnel implements Funnel<byte[]> {
+  private enum ByteArrayFunnel implements DirectFunnel<byte[]> {
     INSTANCE;
 
     @Override
-    public void funnel(byte[] key, HashSink sink) {
+    public void funnel(byte[] key, KeySink sink) {
       sink.putBytes(key);
+    }
+
+    @Override
+    public long hash(byte[] key, Hasher64 hasher) {
+      return hasher.hashBytesToLong(key);
     }
 
     @Override
@@ -90,13 +121,17 @@ public final class Funnels {
     }
   }
 
-  private enum UuidFunnel implements Funnel<UUID> {
+  private enum UuidFunnel implements DirectFunnel<UUID> {
     INSTANCE;
 
     @Override
-    public void funnel(UUID key, HashSink sink) {
-      sink.putLong(key.getMostSignificantBits());
-      sink.putLong(key.getLeastSignificantBits());
+    public void funnel(UUID key, KeySink sink) {
+      sink.putLong(key.getMostSignificantBits()).putLong(key.getLeastSignificantBits());
+    }
+
+    @Override
+    public long hash(UUID key, Hasher64 hasher) {
+      return hasher.hashLongLongToLong(key.getMostSignificantBits(), key.getLeastSignificantBits());
     }
 
     @Override

@@ -1,9 +1,9 @@
 package io.github.cuckooguard;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
-import com.dynatrace.hash4j.hashing.Hashing;
 import io.github.cuckooguard.internal.DumpFormat;
 import io.github.cuckooguard.internal.FilterCore;
+import io.github.cuckooguard.internal.hash.KeyHasher;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
@@ -20,7 +20,7 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
 
   private LongCuckooFilter(FilterCore core) {
     super(core);
-    this.hasher = Hashing.xxh3_64(core.seed());
+    this.hasher = KeyHasher.xxh3(core.seed()); // the hasher of CuckooFilter<Long>: same hashes
   }
 
   /** A builder of primitive-long filters. */

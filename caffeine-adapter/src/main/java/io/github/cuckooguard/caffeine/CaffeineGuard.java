@@ -8,9 +8,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import com.github.benmanes.caffeine.cache.RemovalListener;
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.github.cuckooguard.CuckooFilter;
+import io.github.cuckooguard.AbstractFilterBuilder;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.GuardSpec;
 import io.github.cuckooguard.GuardStats;
 import io.github.cuckooguard.RebuildListener;
 import io.github.cuckooguard.caffeine.internal.BuilderInspection;
@@ -20,9 +21,7 @@ import io.github.cuckooguard.caffeine.internal.GuardedCache;
 import io.github.cuckooguard.caffeine.internal.GuardedCacheLoader;
 import io.github.cuckooguard.caffeine.internal.GuardedLoadingCache;
 import io.github.cuckooguard.caffeine.internal.GuardedWrites;
-import io.github.cuckooguard.caffeine.internal.InFlightWrites;
 import io.github.cuckooguard.caffeine.internal.ScanAwareTicker;
-import io.github.cuckooguard.caffeine.internal.SyntheticStats;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
@@ -64,21 +63,25 @@ import org.jspecify.annotations.Nullable;
  *       {@code getAll}, loads, and {@code asMap()} with its {@code put*}, {@code compute*},
  *       {@code merge}, {@code replace*}, {@code remove}, and its key, value and entry views and
  *       their iterators ({@code remove}, {@code setValue}), and {@code policy().expireVariably()}
- *       writes. A key enters inside the per-key compute that creates its entry; a replace is not
- *       an enter; a removal leaves inside the compute that removes it; an eviction leaves in the
- *       eviction listener. {@code invalidateAll()} removes key by key.
+ *       writes. Each follows cuckoo-core's write protocol: a key's enter begins before its entry
+ *       can be seen (inside the compute that creates it, or before a plain put) and ends once
+ *       Caffeine has published it; a replace is not an enter; a removal leaves inside the compute
+ *       that removes, or is announced before a plain removal; an eviction leaves in the eviction
+ *       listener. {@code invalidateAll()} removes key by key.
  *   <li>{@code getIfPresent} and {@code getAllPresent} answer definite misses without touching the
- *       cache (they count in {@link #stats()}, not in the cache's own statistics). Loads
+ *       cache; {@link Cache#stats()} counts them as misses, as the cache would have. Loads
  *       ({@code get}, {@code getAll}, {@code LoadingCache.get}) never short-circuit.
  *   <li>Paths that cannot be exact are made safe: a refresh whose reload returns null removes the
- *       entry without an event, leaking its fingerprint (a false positive) until the next rebuild.
- *       Leaks never cause false negatives; the guard's rebuild clears them.
+ *       entry without an event, and a bulk load that overwrites a live entry keeps the extra
+ *       fingerprint, each a false positive until the next rebuild. Leaks never cause false
+ *       negatives; the guard's rebuild clears them.
  *   <li>The removal listener is never used by the guard (it is asynchronous and unordered).
  * </ul>
- * Documented differences from plain Caffeine: with {@code recordStats()}, a bulk load counts one
- * load per stored entry; {@code LoadingCache.refresh} of an absent key loads on the calling thread;
- * a refresh that races with the removal of its key yields null; statistics of the stand-in
- * computes are subtracted, leaving at most nanoseconds of load time per write.
+ * Documented differences from plain Caffeine: {@code LoadingCache.refresh} of an absent key loads
+ * on the calling thread; a refresh that races with the removal of its key yields null;
+ * {@code invalidate}/{@code remove} of an expired entry leaves it to Caffeine's maintenance; a
+ * {@code StatsCounter} of your own does not see the misses the guard answered ({@code stats()}
+ * does).
  *
  * <p><b>Refused configurations</b> (an {@link IllegalArgumentException} saying why and what to do):
  * {@code weakKeys()}, {@code weakValues()}, {@code softValues()}, an eviction listener or ticker set
@@ -86,8 +89,8 @@ import org.jspecify.annotations.Nullable;
  * {@link Builder#expectedInsertions} is not set. There is no asynchronous variant: an
  * {@code AsyncCache} publishes an entry before its value exists.
  *
- * <p><b>Rebuilds</b> read the cache's keys (see {@link CuckooGuard}); they need an executor that
- * does not run them on the calling thread (the default does).
+ * <p><b>Rebuilds</b> read the cache's keys, also those of expired entries not evicted yet (see
+ * {@link CuckooGuard}); keys whose write is in flight are held by the guard itself.
  *
  * <p>Thread safety: every method may be called from any thread.
  *
@@ -97,8 +100,9 @@ import org.jspecify.annotations.Nullable;
 public final class CaffeineGuard<K, V> {
 
   private final String name;
-  private final Funnel<? super K> funnel;
   private final CuckooGuard.Builder<K> guardBuilder;
+  private final GuardSpec.Builder settings;
+  private final @Nullable GuardSpec spec;
   private final boolean capacityGiven;
   private final ScanAwareTicker ticker;
   private final GuardEvictionListener<K, V> evictionListener;
@@ -108,12 +112,13 @@ public final class CaffeineGuard<K, V> {
 
   private CaffeineGuard(Builder<K, V> b) {
     this.name = b.name != null ? b.name : "CaffeineGuard@" + Integer.toHexString(System.identityHashCode(this));
-    this.funnel = b.funnel;
     this.guardBuilder = b.guard;
+    this.settings = b.settings;
+    this.spec = b.spec;
     if (b.name == null) {
       guardBuilder.name(name);
     }
-    this.capacityGiven = b.capacityGiven;
+    this.capacityGiven = b.capacityGiven || b.spec != null;
     this.ticker = new ScanAwareTicker(b.ticker != null ? b.ticker : Ticker.systemTicker());
     this.evictionListener = new GuardEvictionListener<>(name, b.evictionListener);
   }
@@ -138,9 +143,10 @@ public final class CaffeineGuard<K, V> {
    */
   public Cache<K, V> wrap(Caffeine<? super K, ? super V> builder) {
     synchronized (this) {
-      long capacity = check(builder, false);
+      CacheKeySource<K> source = new CacheKeySource<>(ticker);
+      CuckooGuard<K> g = newGuard(builder, false, source);
       Cache<K, V> raw = configure(builder).build();
-      return new GuardedCache<>(raw, attach(raw, capacity, null));
+      return new GuardedCache<>(raw, attach(raw, g, source));
     }
   }
 
@@ -157,36 +163,43 @@ public final class CaffeineGuard<K, V> {
   public LoadingCache<K, V> wrap(Caffeine<? super K, ? super V> builder, CacheLoader<? super K, V> loader) {
     requireNonNull(loader, "loader");
     synchronized (this) {
-      long capacity = check(builder, true);
-      GuardedCacheLoader<K, V> guardedLoader = new GuardedCacheLoader<>(loader);
-      LoadingCache<K, V> raw = configure(builder).build(guardedLoader);
-      return new GuardedLoadingCache<>(raw, attach(raw, capacity, guardedLoader), loader);
+      CacheKeySource<K> source = new CacheKeySource<>(ticker);
+      CuckooGuard<K> g = newGuard(builder, true, source);
+      LoadingCache<K, V> raw = configure(builder).build(new GuardedCacheLoader<>(loader));
+      return new GuardedLoadingCache<>(raw, attach(raw, g, source), loader);
     }
   }
 
-  /** Refuses what cannot be guarded; returns the filter capacity, or -1 if configured. */
-  private long check(Caffeine<? super K, ? super V> builder, boolean loading) {
+  /**
+   * Refuses what cannot be guarded, then builds the guard, before the Caffeine builder is touched.
+   * Its capacity: the given {@code expectedInsertions} or spec, else {@code maximumSize} plus an
+   * eighth for the brief overshoot Caffeine allows.
+   */
+  private CuckooGuard<K> newGuard(Caffeine<? super K, ? super V> builder, boolean loading, CacheKeySource<K> source) {
     requireNonNull(builder, "builder");
     if (wrapping) {
       throw new IllegalStateException("CaffeineGuard '" + name + "' already guards a cache (or a wrap of"
-          + " one failed after configuring its builder); a guard mirrors exactly one cache, build one"
+          + " one was refused after its settings were used); a guard mirrors exactly one cache, build one"
           + " guard per cache");
     }
     BuilderInspection inspection = new BuilderInspection(builder.toString());
     inspection.check(capacityGiven, loading);
-    if (capacityGiven) {
-      return -1;
+    GuardSpec guardSpec = spec;
+    if (guardSpec == null && capacityGiven) {
+      guardSpec = settings.build();
+    } else if (guardSpec == null) {
+      long maximumSize = inspection.maximumSize().orElseThrow();
+      long capacity = maximumSize > Long.MAX_VALUE / 9 * 8 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 8);
+      try {
+        guardSpec = settings.expectedInsertions(capacity).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("The cache's maximumSize (" + maximumSize + ") cannot size the filter: "
+            + e.getMessage() + ". Set CaffeineGuard.newBuilder(funnel).expectedInsertions(n) to the number of"
+            + " keys you expect the cache to hold", e);
+      }
     }
-    long maximumSize = inspection.maximumSize().orElseThrow();
-    long capacity = maximumSize > Long.MAX_VALUE / 9 * 8 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 8);
-    try {
-      CuckooFilter.newBuilder(funnel).expectedInsertions(capacity);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("The cache's maximumSize (" + maximumSize + ") cannot size the filter: "
-          + e.getMessage() + ". Set CaffeineGuard.newBuilder(funnel).expectedInsertions(n) to the number of"
-          + " keys you expect the cache to hold", e);
-    }
-    return capacity;
+    wrapping = true;
+    return guardBuilder.spec(guardSpec).keySource(source).build();
   }
 
   /** Installs the guard's ticker and eviction listener. */
@@ -199,24 +212,15 @@ public final class CaffeineGuard<K, V> {
           + " evicted: pass yours to CaffeineGuard.newBuilder(funnel).ticker(ticker) and remove it from"
           + " the Caffeine builder", e);
     }
-    wrapping = true;
     return builder.evictionListener(evictionListener);
   }
 
-  private GuardedWrites<K, V> attach(Cache<K, V> raw, long capacity, @Nullable GuardedCacheLoader<K, V> loader) {
-    if (capacity > 0) {
-      guardBuilder.expectedInsertions(capacity);
-    }
-    InFlightWrites inFlight = new InFlightWrites();
-    CuckooGuard<K> g = guardBuilder.keySource(new CacheKeySource<>(raw, ticker, inFlight)).build();
-    GuardedWrites<K, V> writes = new GuardedWrites<>(raw, g, inFlight,
-        new SyntheticStats(raw.policy().isRecordingStats()));
+  /** Connects the built cache and its guard. */
+  private GuardedWrites<K, V> attach(Cache<K, V> raw, CuckooGuard<K> g, CacheKeySource<K> source) {
+    source.attach(raw);
     evictionListener.attach(g);
-    if (loader != null) {
-      loader.attach(g);
-    }
     guard = g;
-    return writes;
+    return new GuardedWrites<>(raw, g);
   }
 
   private CuckooGuard<K> guard() {
@@ -295,6 +299,11 @@ public final class CaffeineGuard<K, V> {
     return guard().stats();
   }
 
+  /** Enters and leaves begun and not yet ended (for tests: zero whenever no write runs). */
+  long writesInFlight() {
+    return guard().inFlight();
+  }
+
   /** The name given to the builder, or a generated one; used in log lines and messages. */
   public String name() {
     return name;
@@ -307,16 +316,20 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Builds a {@link CaffeineGuard}. Filter and rebuild settings have the meaning, defaults and
-   * checks of {@link CuckooGuard.Builder} (each validated at once, each settable once); the rest
-   * belong to the cache. Not thread-safe.
+   * Builds a {@link CaffeineGuard}. The guard's filter and rebuild settings are a
+   * {@link GuardSpec}: given whole with {@link #spec}, or one by one with the setters of the same
+   * names (meaning, defaults and checks are {@link GuardSpec.Builder}'s: each validated at once,
+   * each settable once, and not together with a spec). The rest belong to the cache. Not
+   * thread-safe.
    *
    * @param <K> the key type
    * @param <V> the value type
    */
   public static final class Builder<K, V> {
-    private final Funnel<? super K> funnel;
     private final CuckooGuard.Builder<K> guard;
+    private final GuardSpec.Builder settings = GuardSpec.newBuilder();
+    private boolean settingsTouched;
+    private @Nullable GuardSpec spec;
     private boolean capacityGiven;
     private @Nullable String name;
     private @Nullable Ticker ticker;
@@ -324,60 +337,87 @@ public final class CaffeineGuard<K, V> {
     private boolean built;
 
     private Builder(Funnel<? super K> funnel) {
-      this.funnel = funnel;
       this.guard = CuckooGuard.newBuilder(funnel);
     }
 
+    private GuardSpec.Builder settings() {
+      if (spec != null) {
+        throw new IllegalStateException("the settings were already given as a spec (" + spec + ")");
+      }
+      settingsTouched = true;
+      return settings;
+    }
+
     /**
-     * Keys the guard holds without a rebuild (see {@link CuckooGuard.Builder#expectedInsertions}).
-     * Optional for a cache with {@code maximumSize}: then {@code maximumSize × 1.125}, the extra
-     * eighth for the brief overshoot Caffeine allows, so that a full cache stays below the rebuild
-     * load threshold. Required for a weight-bounded or unbounded cache.
+     * All filter and rebuild settings at once, e.g. from {@link GuardSpec#parse}. The spec's
+     * {@code expectedInsertions} sizes the guard (its default
+     * {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS} if the spec does not set it): a
+     * guard given a spec is not sized from the cache's {@code maximumSize}.
      *
-     * @throws IllegalArgumentException if not in [1, 2<sup>40</sup>]
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#expectedInsertions
+     * @throws IllegalStateException if a spec or a single setting was already set
+     * @throws NullPointerException if {@code spec} is null
+     */
+    public Builder<K, V> spec(GuardSpec spec) {
+      if (this.spec != null || settingsTouched) {
+        throw new IllegalStateException("spec was already set to " + (this.spec != null ? this.spec
+            : "single settings (expectedInsertions, fpp, ...)") + "; give the settings one way");
+      }
+      this.spec = requireNonNull(spec, "spec");
+      return this;
+    }
+
+    /**
+     * Keys the guard holds without a rebuild (see {@link GuardSpec.Builder#expectedInsertions}).
+     * Optional for a cache with {@code maximumSize}: then {@code maximumSize} plus an eighth for
+     * the brief overshoot Caffeine allows, so that a full cache stays below the rebuild load
+     * threshold. Required for a weight-bounded or unbounded cache.
+     *
+     * @throws IllegalArgumentException if out of range
+     * @throws IllegalStateException if already set, or a spec is set
+     * @see GuardSpec.Builder#expectedInsertions
      */
     public Builder<K, V> expectedInsertions(long expectedInsertions) {
-      guard.expectedInsertions(expectedInsertions);
+      settings().expectedInsertions(expectedInsertions);
       capacityGiven = true;
       return this;
     }
 
     /**
-     * Target false-positive probability (default 0.01). Exclusive with {@link #fingerprintBits}.
+     * Target false-positive probability (default {@value AbstractFilterBuilder#DEFAULT_FPP}).
+     * Exclusive with {@link #fingerprintBits}.
      *
      * @throws IllegalArgumentException if not in (0, 1) or below what 16-bit fingerprints reach
-     * @throws IllegalStateException if already set, or fingerprintBits is set
-     * @see CuckooGuard.Builder#fpp
+     * @throws IllegalStateException if already set, fingerprintBits is set, or a spec is set
+     * @see GuardSpec.Builder#fpp
      */
     public Builder<K, V> fpp(double fpp) {
-      guard.fpp(fpp);
+      settings().fpp(fpp);
       return this;
     }
 
     /**
      * Fingerprint width in bits instead of {@link #fpp}.
      *
-     * @throws IllegalArgumentException if not in [4, 16]
-     * @throws IllegalStateException if already set, or fpp is set
-     * @see CuckooGuard.Builder#fingerprintBits
+     * @throws IllegalArgumentException if out of the filter's range
+     * @throws IllegalStateException if already set, fpp is set, or a spec is set
+     * @see GuardSpec.Builder#fingerprintBits
      */
     public Builder<K, V> fingerprintBits(int fingerprintBits) {
-      guard.fingerprintBits(fingerprintBits);
+      settings().fingerprintBits(fingerprintBits);
       return this;
     }
 
     /**
-     * Growth of the first filter when full (default 1); with 0 a full filter switches the guard
-     * to pass-through until a rebuild.
+     * Growth of the first filter when full (default
+     * {@value AbstractFilterBuilder#DEFAULT_EXPANSION}); with 0 a full filter switches the guard to
+     * pass-through until a rebuild.
      *
      * @throws IllegalArgumentException if negative or out of the filter's range
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#expansion
+     * @throws IllegalStateException if already set, or a spec is set
+     * @see GuardSpec.Builder#expansion
      */
     public Builder<K, V> expansion(int expansion) {
-      guard.expansion(expansion);
+      settings().expansion(expansion);
       return this;
     }
 
@@ -385,25 +425,11 @@ public final class CaffeineGuard<K, V> {
      * Hash seed of every filter of the guard (default: a random one per filter), e.g. for
      * reproducible tests.
      *
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#seed
+     * @throws IllegalStateException if already set, or a spec is set
+     * @see GuardSpec.Builder#seed
      */
     public Builder<K, V> seed(long seed) {
-      guard.seed(seed);
-      return this;
-    }
-
-    /**
-     * Runs rebuilds (default {@link java.util.concurrent.ForkJoinPool#commonPool()}); must not run
-     * them on the calling thread (a rebuild requested from inside a cache write then fails safely:
-     * pass-through until a later rebuild). A rebuild first waits for the cache writes and loads in
-     * flight, so never wait for a rebuild from inside a loader or compute function.
-     *
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#executor
-     */
-    public Builder<K, V> executor(Executor executor) {
-      guard.executor(executor);
+      settings().seed(seed);
       return this;
     }
 
@@ -412,11 +438,11 @@ public final class CaffeineGuard<K, V> {
      * {@value io.github.cuckooguard.GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}).
      *
      * @throws IllegalArgumentException if not in (0, 1]
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#rebuildLoadThreshold
+     * @throws IllegalStateException if already set, or a spec is set
+     * @see GuardSpec.Builder#rebuildLoadThreshold
      */
     public Builder<K, V> rebuildLoadThreshold(double threshold) {
-      guard.rebuildLoadThreshold(threshold);
+      settings().rebuildLoadThreshold(threshold);
       return this;
     }
 
@@ -425,11 +451,25 @@ public final class CaffeineGuard<K, V> {
      * {@value io.github.cuckooguard.GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}).
      *
      * @throws IllegalArgumentException if not greater than 1
-     * @throws IllegalStateException if already set
-     * @see CuckooGuard.Builder#fppDriftFactor
+     * @throws IllegalStateException if already set, or a spec is set
+     * @see GuardSpec.Builder#fppDriftFactor
      */
     public Builder<K, V> fppDriftFactor(double factor) {
-      guard.fppDriftFactor(factor);
+      settings().fppDriftFactor(factor);
+      return this;
+    }
+
+    /**
+     * Runs rebuilds (default {@link java.util.concurrent.ForkJoinPool#commonPool()}). It should not
+     * run them on the calling thread: a rebuild is requested by an enter, and one run there would
+     * scan the whole cache while the writing thread holds Caffeine's lock of the key it writes
+     * ({@code Runnable::run} is fine in tests).
+     *
+     * @throws IllegalStateException if already set
+     * @see CuckooGuard.Builder#executor
+     */
+    public Builder<K, V> executor(Executor executor) {
+      guard.executor(executor);
       return this;
     }
 

@@ -30,13 +30,15 @@ final class Mirror {
   }
 
   /**
-   * After cleanUp: no false negatives and exactly one fingerprint per entry the cache holds. Holds
-   * at rest unless a rebuild ran concurrently with evictions (those may leak, see the README).
+   * After cleanUp: no false negatives, no write left in flight, and exactly one fingerprint per
+   * entry the cache holds. Holds at rest unless a rebuild ran concurrently with evictions (those
+   * may leak, see the README).
    */
   static <K> void assertExact(Cache<K, ?> cache, CaffeineGuard<K, ?> guard) {
     awaitRebuilds(guard);
     cache.cleanUp();
     assertThat(falseNegatives(cache, guard)).isEmpty();
+    assertThat(guard.writesInFlight()).as("enters and leaves not ended").isZero();
     assertThat(guard.stats().size()).as("fingerprints vs entries").isEqualTo(cache.estimatedSize());
   }
 }

@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.GuardSpec;
 import org.junit.jupiter.api.Test;
 
 /** Configurations the guard cannot keep exact are refused, saying why and what to do. */
@@ -76,6 +77,19 @@ class RefusalsTest {
     builder.build();
     assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("makes one guard");
+  }
+
+  @Test
+  void aSpecAndSingleSettingsAreGivenOneWayOnly() {
+    GuardSpec spec = GuardSpec.newBuilder().expectedInsertions(100).fpp(0.001).build();
+    assertThatThrownBy(() -> CaffeineGuard.newBuilder(Funnels.longFunnel()).spec(spec).fpp(0.01))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("already given as a spec");
+    assertThatThrownBy(() -> CaffeineGuard.newBuilder(Funnels.longFunnel()).seed(1).spec(spec))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("give the settings one way");
+    // A spec carries the capacity, so an unbounded cache needs no expectedInsertions setter.
+    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).spec(spec).build();
+    guard.wrap(Caffeine.newBuilder()).put(1L, "v");
+    assertThat(guard.mightContain(1L)).isTrue();
   }
 
   @Test

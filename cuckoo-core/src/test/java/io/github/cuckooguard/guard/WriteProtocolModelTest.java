@@ -84,8 +84,14 @@ class WriteProtocolModelTest {
           }).build();
       for (int step = 0; step < STEPS; step++) {
         if (random.nextInt(8) == 0) {
-          guard.rebuild().join();
-          rebuilds++;
+          try {
+            guard.rebuild().join();
+            rebuilds++;
+          } catch (java.util.concurrent.CompletionException e) {
+            // The rebuilt filter refused a copy (at most 2 x 4 copies of one 4-bit fingerprint per
+            // bucket pair): the guard keeps its filter and passes through, which is safe.
+            assertThat(guard.isPassThrough()).isTrue();
+          }
           check("after a swap", seed);
         } else {
           randomSteps(1);

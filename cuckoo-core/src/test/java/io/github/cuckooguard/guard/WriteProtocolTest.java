@@ -122,6 +122,46 @@ class WriteProtocolTest {
     assertThat(guard[0].mightContain(9L)).isTrue();
   }
 
+  /**
+   * A transactional store: a delete commits, another transaction inserts the key again and
+   * commits, and only then does the delete's after-commit {@code gone()} run. A rebuild between
+   * the re-insert and that {@code gone()} scans the new row; its settle must not drop that scan
+   * copy for the leave the rebuild holds, or the re-inserted key is reported absent.
+   */
+  @Test
+  void reinsertBeforeADelayedGoneSurvivesARebuild() {
+    for (boolean goneBeforeSwap : new boolean[] {true, false}) {
+      Set<Long> map = ConcurrentHashMap.newKeySet();
+      PendingLeave<Long>[] duringScan = new PendingLeave[1];
+      CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(16)
+          .fingerprintBits(4).seed(11).executor(Runnable::run).keySource(action -> {
+            map.forEach(action);
+            if (duringScan[0] != null) {
+              duringScan[0].gone(); // the delete's callback lands during the rebuild
+            }
+          }).build();
+      try (PendingEnter<Long> enter = guard.beginEnter(42L)) {
+        map.add(42L);
+        enter.visible();
+      }
+      PendingLeave<Long> leave = guard.beginLeave(42L); // before the DELETE
+      map.remove(42L); // the delete commits
+      try (PendingEnter<Long> enter = guard.beginEnter(42L)) { // another transaction inserts it again
+        map.add(42L);
+        enter.visible();
+      }
+      duringScan[0] = goneBeforeSwap ? leave : null;
+      guard.rebuild().join();
+      if (!goneBeforeSwap) {
+        leave.gone(); // the delete's callback lands after the swap
+      }
+      assertThat(guard.mightContain(42L)).as("re-inserted key, gone() %s the swap", goneBeforeSwap ? "before" : "after")
+          .isTrue();
+      assertThat(guard.isPassThrough()).isFalse();
+      assertThat(guard.inFlight()).isZero();
+    }
+  }
+
   @Test
   void handlesEndOnce() {
     Source s = new Source();

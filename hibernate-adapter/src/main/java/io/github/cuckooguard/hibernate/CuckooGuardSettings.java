@@ -1,14 +1,28 @@
 package io.github.cuckooguard.hibernate;
 
+import io.github.cuckooguard.AbstractFilterBuilder;
+import io.github.cuckooguard.GuardSpec;
+
 /**
  * Configuration properties of the Hibernate integration, all under the prefix {@value #PREFIX}.
  * Set them like any other Hibernate setting ({@code hibernate.properties}, {@code
  * persistence.xml}, {@code Configuration.setProperty}, Spring's {@code jpaProperties}).
  *
- * <p>Values are validated when the session factory is built; a bad value fails the build with an
- * {@link IllegalArgumentException} whose message names the setting, the value and the accepted
- * range. Per-entity values given with {@link GuardedEntity} take precedence over the defaults
- * here.
+ * <p>The guard settings are the core's ({@link GuardSpec}, read by {@link GuardSpec#parse}) with
+ * their meaning and defaults; this integration adds {@link #ENABLED}, {@link #ENTITIES} and {@link
+ * #SCAN_FETCH_SIZE}, and its own default capacity ({@link #DEFAULT_EXPECTED_INSERTIONS}). Names
+ * are given here in Hibernate's snake_case; kebab-case and camelCase spellings of the same name
+ * are read too ({@code hibernate.cuckoo.expected-insertions}, {@code
+ * hibernate.cuckoo.expectedInsertions}).
+ *
+ * <p>Everything is validated when the session factory is built: an unknown name under the prefix
+ * (a misspelling such as {@code hibernate.cuckoo.fpq}) or a bad value fails the build with an
+ * {@link IllegalArgumentException} that names the setting, the value and what is accepted.
+ * Per-entity values given with {@link GuardedEntity} take precedence over these.
+ *
+ * <p>Renamed: {@code hibernate.cuckoo.expected_rows} is now {@link #EXPECTED_INSERTIONS} and
+ * {@code hibernate.cuckoo.rebuild_threshold} is now {@link #REBUILD_LOAD_THRESHOLD}; the old names
+ * are still read, with a warning.
  *
  * <p>This class only holds constants.
  */
@@ -38,34 +52,52 @@ public final class CuckooGuardSettings {
   public static final String ENTITIES = PREFIX + "entities";
 
   /**
-   * Rows each guard is sized for at first, a positive integer; default {@value
-   * #DEFAULT_EXPECTED_ROWS}. The guard rebuilds itself at the right size when the table grows
-   * past {@link #REBUILD_THRESHOLD} of its capacity, so this is a starting point, not a limit.
+   * Ids each guard holds without a rebuild, a positive integer; default {@value
+   * #DEFAULT_EXPECTED_INSERTIONS} ({@link GuardSpec#expectedInsertions()}). The guard rebuilds
+   * itself at the right size when the table grows past that, so this is a starting point, not a
+   * limit.
    */
-  public static final String EXPECTED_ROWS = PREFIX + "expected_rows";
+  public static final String EXPECTED_INSERTIONS = PREFIX + "expected_insertions";
 
-  /** Default of {@link #EXPECTED_ROWS}. */
-  public static final long DEFAULT_EXPECTED_ROWS = 100_000L;
+  /**
+   * Default of {@link #EXPECTED_INSERTIONS}: larger than the core's {@value
+   * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}, because a table tends to hold more ids
+   * than a cache holds keys, and each rebuild on the way up is a full id scan.
+   */
+  public static final long DEFAULT_EXPECTED_INSERTIONS = 100_000L;
 
   /**
    * Target false-positive probability of each guard, strictly between 0 and 1; default {@value
-   * #DEFAULT_FPP}. A false positive costs the SELECT the guard would have skipped; smaller values
-   * cost memory (about log2(8/fpp) bits a row).
+   * AbstractFilterBuilder#DEFAULT_FPP}. A false positive costs the SELECT the guard would have
+   * skipped; smaller values cost memory (about log2(8/fpp) bits a row). Exclusive with {@link
+   * #FINGERPRINT_BITS}.
    */
   public static final String FPP = PREFIX + "fpp";
 
-  /** Default of {@link #FPP}. */
-  public static final double DEFAULT_FPP = 0.01;
+  /** Fingerprint width in bits (4 to 16) instead of {@link #FPP}; see {@link GuardSpec}. */
+  public static final String FINGERPRINT_BITS = PREFIX + "fingerprint_bits";
 
   /**
    * Load factor (fraction of the filter's slots in use) above which a guard rebuilds itself,
-   * right-sized, in the background, strictly between 0 and 1; default {@value
-   * #DEFAULT_REBUILD_THRESHOLD}.
+   * right-sized, in the background, in (0, 1]; default {@value
+   * GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}.
    */
-  public static final String REBUILD_THRESHOLD = PREFIX + "rebuild_threshold";
+  public static final String REBUILD_LOAD_THRESHOLD = PREFIX + "rebuild_load_threshold";
 
-  /** Default of {@link #REBUILD_THRESHOLD}. */
-  public static final double DEFAULT_REBUILD_THRESHOLD = 0.85;
+  /**
+   * Multiple of the target fpp that the observed fpp must exceed to start a rebuild; default
+   * {@value GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}.
+   */
+  public static final String FPP_DRIFT_FACTOR = PREFIX + "fpp_drift_factor";
+
+  /**
+   * Growth of a guard's first filter when it fills before a rebuild; default {@value
+   * AbstractFilterBuilder#DEFAULT_EXPANSION}.
+   */
+  public static final String EXPANSION = PREFIX + "expansion";
+
+  /** Hash seed of every filter (a whole number); by default each filter draws a random one. */
+  public static final String SEED = PREFIX + "seed";
 
   /**
    * JDBC fetch size of the {@code select id} scan that warms up and rebuilds a guard, a positive

@@ -13,9 +13,11 @@ import java.lang.annotation.Target;
  * <p>Put it on the root entity of an inheritance hierarchy; on a subclass it guards the whole
  * hierarchy, because ids are unique per root entity ({@code find(Animal.class, dogId)} is
  * guarded like {@code find(Dog.class, dogId)}). The attributes override {@link
- * CuckooGuardSettings#EXPECTED_ROWS} and {@link CuckooGuardSettings#FPP}; their default {@code 0}
- * means "use the setting". Invalid values fail the session factory build with a message naming
- * the entity and the accepted range.
+ * CuckooGuardSettings#EXPECTED_INSERTIONS} and {@link CuckooGuardSettings#FPP}; their default
+ * {@code 0} means "use the setting". The other guard settings (thresholds, seed; {@link
+ * CuckooGuardSettings#FINGERPRINT_BITS} unless {@code fpp} is given) come from the settings.
+ * Invalid values fail the session factory build with a message naming the entity and the
+ * accepted range.
  *
  * <p>An entity with {@code @SQLRestriction} cannot be guarded (an update can move a row into the
  * restriction without any insert event); annotating one fails the build.
@@ -26,12 +28,13 @@ import java.lang.annotation.Target;
 public @interface GuardedEntity {
 
   /**
-   * Rows the guard is sized for at first; {@code 0} (the default) uses {@link
-   * CuckooGuardSettings#EXPECTED_ROWS}. Otherwise positive.
+   * Ids the guard holds without a rebuild; {@code 0} (the default) uses {@link
+   * CuckooGuardSettings#EXPECTED_INSERTIONS}. Otherwise positive. Renamed from {@code
+   * expectedRows}.
    *
-   * @return the expected number of rows, or 0
+   * @return the expected number of ids, or 0
    */
-  long expectedRows() default 0;
+  long expectedInsertions() default 0;
 
   /**
    * Target false-positive probability; {@code 0} (the default) uses {@link

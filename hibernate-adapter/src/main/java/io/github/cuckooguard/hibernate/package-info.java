@@ -23,12 +23,16 @@
  * io.github.cuckooguard.hibernate.HibernateCuckooGuards#mightContain(Class, Object)} itself.
  *
  * <p><b>Writes the guard follows exactly:</b> entity inserts and deletes of {@code Session} and
- * {@code StatelessSession} inside a transaction. <b>Writes it follows conservatively</b> (reads
- * pass through until a rebuild that started after the write became visible): HQL/JPQL bulk
- * statements and native SQL on a guarded table (seen by a chained {@code StatementInspector};
- * a statement whose effect is unknown, such as a stored procedure call, affects every guard),
- * upserts, and inserts outside a transaction. Deletes outside a transaction are not applied (a
- * false positive until the next rebuild, never a false negative).
+ * {@code StatelessSession} inside a transaction, and inserts outside one whose id is known before
+ * the INSERT (assigned, sequence, UUID). Each is announced to the guard before it can become
+ * visible and completed after commit or rollback (the core's write protocol, {@code
+ * io.github.cuckooguard.PendingEnter}/{@code PendingLeave}). <b>Writes it follows
+ * conservatively</b> (reads pass through until a rebuild that started after the write became
+ * visible): HQL/JPQL bulk statements and native SQL on a guarded table (seen by a chained {@code
+ * StatementInspector}; a statement whose effect is unknown, such as a stored procedure call,
+ * affects every guard), upserts, and inserts of identity-generated ids outside a transaction.
+ * Deletes outside a transaction are not applied (a false positive until the next rebuild, never
+ * a false negative).
  *
  * <p><b>Id equality.</b> Ids are compared as the database would at worst: strings are folded
  * (case, accents, trailing spaces), so case- or accent-insensitive collations are safe;

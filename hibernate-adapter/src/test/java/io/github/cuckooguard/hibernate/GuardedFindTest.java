@@ -3,6 +3,7 @@ package io.github.cuckooguard.hibernate;
 import static io.github.cuckooguard.hibernate.Db.awaitWarmUp;
 import static io.github.cuckooguard.hibernate.Db.inTx;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.cuckooguard.hibernate.model.Animal;
 import io.github.cuckooguard.hibernate.model.Book;
@@ -18,6 +19,7 @@ import org.hibernate.Hibernate;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.hibernate.StatelessSession;
+import org.hibernate.exception.ConstraintViolationException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -248,18 +250,42 @@ class GuardedFindTest {
   }
 
   @Test
-  void statelessInsertOutsideATransactionPassesThroughUntilARebuildSeesIt() {
+  void statelessInsertOutsideATransactionIsTrackedFromBeforeItsStatement() {
     awaitWarmUp(sf);
+    long rebuilds = guards.stats(Book.class).guard().rebuilds();
     try (StatelessSession s = sf.openStatelessSession()) {
       s.insert(new Book(90, "autocommit"));
     }
-    // the row was visible before any event carried its id: the guard went stale around it
-    assertThat(guards.stats(Book.class).guard().passThrough()
-        || guards.stats(Book.class).guard().rebuilds() > 0).isTrue();
+    // the enter began before the INSERT and ended once the session gave its connection back:
+    // exact, without going stale
+    assertThat(guards.stats(Book.class).guard().passThrough()).isFalse();
+    assertThat(guards.stats(Book.class).guard().rebuilds()).isEqualTo(rebuilds);
     assertThat(find(Book.class, 90L).entity()).isNotNull();
-    awaitWarmUp(sf);
+    guards.rebuild(Book.class).join();
     assertThat(find(Book.class, 90L).entity()).isNotNull();
     assertThat(find(Book.class, 1_000_090L).statements()).isEmpty();
+  }
+
+  @Test
+  void failedDuplicateInsertIsAbortedAndTheExistingRowIsStillFoundAcrossARebuild() {
+    inTx(sf, (Session s) -> s.persist(new Book(100, "original")));
+    try (Session s = sf.openSession()) {
+      s.beginTransaction();
+      s.persist(new Book(100, "duplicate"));
+      assertThatThrownBy(s::flush).isInstanceOf(ConstraintViolationException.class);
+      // the duplicate's enter is still in flight while a rebuild scans the existing row
+      guards.rebuild(Book.class).join();
+      assertThat(guards.mightContain(Book.class, 100L)).isTrue();
+      s.getTransaction().rollback();
+    }
+
+    assertThat(find(Book.class, 100L).entity()).as("the existing row after the rollback")
+        .isInstanceOfSatisfying(Book.class, book -> assertThat(book.title).isEqualTo("original"));
+    assertThat(guards.mightContain(Book.class, 100L)).isTrue();
+    guards.rebuild(Book.class).join();
+    assertThat(find(Book.class, 100L).entity()).as("the existing row after another rebuild")
+        .isInstanceOfSatisfying(Book.class, book -> assertThat(book.title).isEqualTo("original"));
+    assertThat(guards.mightContain(Book.class, 100L)).isTrue();
   }
 
   @Test

@@ -2,90 +2,130 @@ package io.github.cuckooguard.jcache;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnel;
-import io.github.cuckooguard.jcache.internal.CacheTracker;
+import io.github.cuckooguard.GuardSpec;
+import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The guard settings of one cache, read from properties by the rules of {@link GuardSettings}.
+ * The guard settings of one cache, read from properties by the rules of {@link GuardSettings}:
+ * four layers (per cache, then for all caches; each in the manager's properties, then in the
+ * system properties), each checked by {@link GuardSpec#parse}, then merged setting by setting.
  */
-record CacheSettings(long expectedEntries, double fpp, Funnel<Object> funnel) {
+record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
 
-  /** A property that was set: its name, where it was found, and its value. */
-  private record Setting(String name, String value) {}
+  private static final Logger LOGGER = System.getLogger(CacheSettings.class.getName());
 
-  static CacheSettings resolve(String cacheName, Properties properties, @Nullable ClassLoader classLoader) {
-    Setting expected = lookup(cacheName, GuardSettings.EXPECTED_ENTRIES, properties);
-    Setting fpp = lookup(cacheName, GuardSettings.FPP, properties);
-    Setting funnel = lookup(cacheName, GuardSettings.FUNNEL, properties);
-    return new CacheSettings(
-        expected == null ? GuardSettings.DEFAULT_EXPECTED_ENTRIES : parseExpected(expected),
-        fpp == null ? GuardSettings.DEFAULT_FPP : parseFpp(fpp),
-        funnel == null ? ObjectFunnel.INSTANCE : loadFunnel(funnel, classLoader));
+  /** Names under the prefixes that this adapter reads itself (after the prefix). */
+  @SuppressWarnings("deprecation")
+  private static final Set<String> ADAPTER_NAMES = Set.of(GuardSettings.FUNNEL, GuardSettings.EXPECTED_ENTRIES,
+      "delegate");
+
+  /** One layer: the settings found under one prefix in one set of properties. */
+  private record Layer(String prefix, String source, Map<String, String> settings) {}
+
+  static CacheSettings resolve(String cacheName, @Nullable Properties properties, @Nullable ClassLoader classLoader) {
+    Properties manager = properties != null ? properties : new Properties();
+    Properties system = System.getProperties();
+    String perCache = GuardSettings.CACHE_PREFIX + cacheName + ".";
+    List<Layer> layers = List.of(
+        layer(perCache, manager, "cache manager property"),
+        layer(perCache, system, "system property"),
+        layer(GuardSettings.PREFIX, manager, "cache manager property"),
+        layer(GuardSettings.PREFIX, system, "system property"));
+    Map<String, String> merged = new LinkedHashMap<>(); // canonical name -> value; the first layer wins
+    String funnel = null;
+    String funnelName = null;
+    for (Layer layer : layers) {
+      check(layer);
+      for (Map.Entry<String, String> e : layer.settings().entrySet()) {
+        String name = e.getKey().substring(layer.prefix().length());
+        String canonical = canonical(name);
+        if (canonical.equals("delegate")) {
+          continue;
+        }
+        if (canonical.equals(canonical(GuardSettings.FUNNEL))) {
+          if (funnel == null) {
+            funnel = e.getValue();
+            funnelName = e.getKey() + " (" + layer.source() + ")";
+          }
+          continue;
+        }
+        if (canonical.equals("expectedentries")) {
+          LOGGER.log(Level.WARNING, e.getKey() + " is deprecated; use " + layer.prefix()
+              + GuardSettings.EXPECTED_INSERTIONS);
+          canonical = "expectedinsertions";
+        }
+        merged.putIfAbsent(canonical, e.getValue());
+      }
+    }
+    return new CacheSettings(GuardSpec.parse(merged, "", Set.of()),
+        funnel == null ? ObjectFunnel.INSTANCE : loadFunnel(funnelName, funnel, classLoader));
   }
 
   /**
-   * A tracker, with its guard, for a cache with these settings.
+   * The guard for a cache with these settings.
    *
    * @throws IllegalArgumentException if the filter cannot be built with these settings (e.g. an
    *     fpp below what the widest fingerprints reach); the message names the cache and settings
    */
-  <K> CacheTracker<K> newTracker(String cacheName) {
-    CuckooGuard.Builder<K> builder = CuckooGuard.<K>newBuilder(funnel)
-        .expectedInsertions(expectedEntries)
-        .fpp(fpp)
-        .name("jcache:" + cacheName);
+  <K> CacheGuard<K> newGuard(String cacheName, boolean eventsBeforeReturn) {
+    CuckooGuard.Builder<K> builder = CuckooGuard.<K>newBuilder(funnel).spec(spec).name("jcache:" + cacheName);
     try {
-      return new CacheTracker<>(builder);
+      return new CacheGuard<>(builder, eventsBeforeReturn);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("The guard of cache '" + cacheName + "' cannot be built with "
-          + GuardSettings.EXPECTED_ENTRIES + "=" + expectedEntries + " and " + GuardSettings.FPP + "=" + fpp + ": "
-          + e.getMessage() + "; change the " + GuardSettings.PREFIX + "* properties (see GuardSettings)", e);
+      throw new IllegalArgumentException("The guard of cache '" + cacheName + "' cannot be built with " + spec
+          + ": " + e.getMessage() + "; change the " + GuardSettings.PREFIX + "* properties (see GuardSettings)", e);
     }
   }
 
-  private static @Nullable Setting lookup(String cacheName, String setting, Properties properties) {
-    String perCache = GuardSettings.CACHE_PREFIX + cacheName + "." + setting;
-    String global = GuardSettings.PREFIX + setting;
-    for (String name : new String[] {perCache, global}) {
-      String value = properties.getProperty(name);
-      if (value != null) {
-        return new Setting(name + " (cache manager property)", value);
-      }
-      value = System.getProperty(name);
-      if (value != null) {
-        return new Setting(name + " (system property)", value);
+  /** The settings of {@code properties} under {@code prefix}: names without a further dot. */
+  private static Layer layer(String prefix, Properties properties, String source) {
+    Map<String, String> settings = new HashMap<>();
+    for (String key : properties.stringPropertyNames()) {
+      if (key.startsWith(prefix) && key.indexOf('.', prefix.length()) < 0) {
+        settings.put(key, properties.getProperty(key));
       }
     }
-    return null;
+    return new Layer(prefix, source, settings);
   }
 
-  private static long parseExpected(Setting setting) {
-    String name = setting.name();
-    String value = setting.value();
+  /** Rejects unknown names and bad values of one layer, naming the property and where it was found. */
+  private static void check(Layer layer) {
     try {
-      return GuardSettings.checkExpectedEntries(Long.parseLong(value.trim()), name);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " (" + value + ") must be a positive integer, e.g. 100000", e);
+      GuardSpec.parse(layer.settings(), layer.prefix(), ADAPTER_NAMES);
+      for (Map.Entry<String, String> e : layer.settings().entrySet()) {
+        if (canonical(e.getKey().substring(layer.prefix().length())).equals("expectedentries")) {
+          String asNewName = layer.prefix() + GuardSettings.EXPECTED_INSERTIONS;
+          try {
+            GuardSpec.parse(Map.of(asNewName, e.getValue()), layer.prefix(), Set.of());
+          } catch (IllegalArgumentException bad) {
+            throw new IllegalArgumentException(String.valueOf(bad.getMessage()).replace(asNewName, e.getKey()), bad);
+          }
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(e.getMessage() + " (" + layer.source() + ")", e);
     }
   }
 
-  private static double parseFpp(Setting setting) {
-    String name = setting.name();
-    String value = setting.value();
-    try {
-      return GuardSettings.checkFpp(Double.parseDouble(value.trim()), name);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(name + " (" + value + ") must be a number in (0, 1), e.g. 0.01", e);
-    }
+  private static String canonical(String name) {
+    return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
   }
 
   @SuppressWarnings("unchecked")
-  private static Funnel<Object> loadFunnel(Setting setting, @Nullable ClassLoader classLoader) {
-    String name = setting.name();
-    String className = setting.value().trim();
+  private static Funnel<Object> loadFunnel(String name, String value, @Nullable ClassLoader classLoader) {
+    String className = value.trim();
     try {
       Class<?> type = Class.forName(className, true, classLoader);
       if (!Funnel.class.isAssignableFrom(type)) {

@@ -1,22 +1,30 @@
 package io.github.cuckooguard.jcache;
 
+import io.github.cuckooguard.AbstractFilterBuilder;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.GuardSpec;
 
 /**
- * The properties that configure {@link GuardedCachingProvider} and the guards of its caches, and
- * their defaults.
+ * The properties that configure {@link GuardedCachingProvider} and the guards of its caches.
  *
- * <p>A guard setting is looked up, first match wins, as
+ * <p>The guard settings are the core's {@link GuardSpec} properties ({@value #EXPECTED_INSERTIONS},
+ * {@value #FPP}, {@code fingerprint-bits}, {@code expansion}, {@code seed},
+ * {@code rebuild-load-threshold}, {@code fpp-drift-factor}; see {@link GuardSpec#PROPERTY_NAMES}),
+ * read by {@link GuardSpec#parse}, plus this adapter's {@value #FUNNEL}. Each is looked up, first
+ * match wins, as
  * <ol>
  *   <li>{@code cuckooguard.cache.<cache name>.<setting>} in the properties given to
  *       {@link javax.cache.spi.CachingProvider#getCacheManager(java.net.URI, ClassLoader,
  *       java.util.Properties) getCacheManager}, then in the system properties;
  *   <li>{@code cuckooguard.<setting>} in those properties, then in the system properties;
- *   <li>the default.
+ *   <li>the default ({@link GuardSpec}: {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}
+ *       expected insertions, fpp {@value AbstractFilterBuilder#DEFAULT_FPP}).
  * </ol>
- * For example {@code -Dcuckooguard.expected-entries=100000 -Dcuckooguard.cache.users.fpp=0.001}.
- * A bad value makes {@code createCache}/{@code getCache} throw {@link IllegalArgumentException}
- * naming the property, the value and the accepted range.
+ * For example {@code -Dcuckooguard.expected-insertions=100000 -Dcuckooguard.cache.users.fpp=0.001}.
+ * Names may be written in kebab-case, snake_case or camelCase. A bad value, or an unknown setting
+ * under {@value #PREFIX} (or {@code cuckooguard.cache.<name>.}), makes
+ * {@code createCache}/{@code getCache} throw {@link IllegalArgumentException} naming the property,
+ * where it was found, the value and the accepted values or names.
  *
  * <p>Not instantiable.
  */
@@ -36,21 +44,23 @@ public final class GuardSettings {
   public static final String CACHE_PREFIX = "cuckooguard.cache.";
 
   /**
-   * Setting: entries a cache's guard is sized for; a positive integer. Removed entries keep their
-   * fingerprints until the next rebuild (see {@link GuardedCache}), so count the entries the cache
-   * holds plus those created between rebuilds; the guard grows beyond it and then rebuilds
-   * right-sized.
+   * Setting: keys a cache's guard holds without a rebuild ({@link GuardSpec#expectedInsertions()}).
+   * Fingerprints of keys that leave by expiry, eviction or bulk removal stay until the next rebuild
+   * (see {@link GuardedCache}), so count the entries the cache holds plus those created between
+   * rebuilds.
    */
+  public static final String EXPECTED_INSERTIONS = "expected-insertions";
+
+  /**
+   * The former name of {@link #EXPECTED_INSERTIONS}, still read (with a warning in the log).
+   *
+   * @deprecated use {@link #EXPECTED_INSERTIONS}
+   */
+  @Deprecated
   public static final String EXPECTED_ENTRIES = "expected-entries";
 
-  /** Default of {@link #EXPECTED_ENTRIES}. */
-  public static final long DEFAULT_EXPECTED_ENTRIES = 10_000;
-
-  /** Setting: target false-positive probability of a cache's guard, in (0, 1). */
+  /** Setting: target false-positive probability of a cache's guard, in (0, 1) ({@link GuardSpec#fpp()}). */
   public static final String FPP = "fpp";
-
-  /** Default of {@link #FPP}. */
-  public static final double DEFAULT_FPP = 0.01;
 
   /**
    * Setting: class name of the {@link Funnel} for a cache's keys; it needs a public no-argument
@@ -61,20 +71,4 @@ public final class GuardSettings {
   public static final String FUNNEL = "funnel";
 
   private GuardSettings() {}
-
-  static long checkExpectedEntries(long value, String name) {
-    if (value <= 0) {
-      throw new IllegalArgumentException(name + " (" + value + ") must be a positive number of entries;"
-          + " set it to the number of entries the cache holds at most");
-    }
-    return value;
-  }
-
-  static double checkFpp(double value, String name) {
-    if (!(value > 0 && value < 1)) {
-      throw new IllegalArgumentException(name + " (" + value + ") must be in (0, 1), e.g. 0.01 for 1 %"
-          + " false positives");
-    }
-    return value;
-  }
 }

@@ -1,6 +1,6 @@
 package io.github.cuckooguard.jcache;
 
-import io.github.cuckooguard.jcache.internal.CacheTracker;
+import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.CreationConfiguration;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.Unwrapping;
@@ -39,14 +39,16 @@ public final class GuardedCacheManager implements CacheManager {
   private final CacheManager delegate;
   private final Properties properties;
   private final boolean createsLocalCaches;
+  private final boolean eventsBeforeReturn;
   private final ConcurrentHashMap<String, GuardedCache<?, ?>> caches = new ConcurrentHashMap<>();
 
   GuardedCacheManager(GuardedCachingProvider provider, CacheManager delegate, Properties properties,
-      boolean createsLocalCaches) {
+      boolean createsLocalCaches, boolean eventsBeforeReturn) {
     this.provider = provider;
     this.delegate = delegate;
     this.properties = properties;
     this.createsLocalCaches = createsLocalCaches;
+    this.eventsBeforeReturn = eventsBeforeReturn;
   }
 
   /**
@@ -73,18 +75,18 @@ public final class GuardedCacheManager implements CacheManager {
 
   private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
     CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
+    CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
     if (createsLocalCaches) {
-      CacheTracker<K> tracker = settings.newTracker(name);
-      CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(tracker);
+      CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(guard);
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {
         Cache<K, V> cache = delegate.createCache(name, withListener);
-        tracker.attach(cache);
-        return new GuardedCache<>(cache, tracker, this);
+        guard.attach(cache);
+        return new GuardedCache<>(cache, guard, this);
       }
     }
     Cache<K, V> cache = delegate.createCache(name, configuration);
-    return GuardedCache.wrapExisting(cache, settings.newTracker(name), this);
+    return GuardedCache.wrapExisting(cache, guard, this);
   }
 
   /**
@@ -120,8 +122,9 @@ public final class GuardedCacheManager implements CacheManager {
       if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
         return existing;
       }
-      CacheTracker<K> tracker = CacheSettings.resolve(name, properties, getClassLoader()).newTracker(name);
-      return GuardedCache.wrapExisting(cache, tracker, this);
+      CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
+      CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
+      return GuardedCache.wrapExisting(cache, guard, this);
     });
   }
 

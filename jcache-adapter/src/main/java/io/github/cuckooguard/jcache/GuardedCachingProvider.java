@@ -35,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * <em>not</em> registered there itself: two registered providers would make the no-argument
  * {@code Caching.getCachingProvider()} fail with "Multiple CachingProviders have been configured".
  *
- * <p>Guard settings (expected entries, fpp, funnel, per cache or for all) come from the properties
+ * <p>Guard settings (expected insertions, fpp, funnel, …, per cache or for all) come from the properties
  * passed to {@link #getCacheManager(URI, ClassLoader, Properties)} and from system properties; see
  * {@link GuardSettings}. URIs, class loaders, default properties and optional features are the
  * wrapped provider's. One {@link GuardedCacheManager} exists per URI and class loader until it is
@@ -49,6 +49,7 @@ public final class GuardedCachingProvider implements CachingProvider {
 
   private final CachingProvider delegate;
   private final boolean createsLocalCaches;
+  private final boolean eventsBeforeReturn;
   private final Map<ManagerKey, GuardedCacheManager> managers = new HashMap<>();
 
   /**
@@ -84,6 +85,7 @@ public final class GuardedCachingProvider implements CachingProvider {
     }
     this.delegate = delegate;
     this.createsLocalCaches = DelegateProviders.createsLocalCaches(delegate);
+    this.eventsBeforeReturn = DelegateProviders.eventsBeforeReturn(delegate);
   }
 
   private static ClassLoader defaultLoader() {
@@ -117,7 +119,8 @@ public final class GuardedCachingProvider implements CachingProvider {
     }
     Properties props = properties != null ? properties : getDefaultProperties();
     CacheManager manager = delegate.getCacheManager(managerUri, loader, props);
-    GuardedCacheManager guarded = new GuardedCacheManager(this, manager, props, createsLocalCaches);
+    GuardedCacheManager guarded = new GuardedCacheManager(this, manager, props, createsLocalCaches,
+        eventsBeforeReturn);
     managers.put(key, guarded);
     return guarded;
   }
@@ -142,9 +145,14 @@ public final class GuardedCachingProvider implements CachingProvider {
     return delegate.getDefaultURI();
   }
 
+  /**
+   * The wrapped provider's default properties; empty properties if it has none (Hazelcast's
+   * providers return null).
+   */
   @Override
   public Properties getDefaultProperties() {
-    return delegate.getDefaultProperties();
+    Properties defaults = delegate.getDefaultProperties();
+    return defaults != null ? defaults : new Properties();
   }
 
   /** Closes every manager this provider handed out; the wrapped provider stays usable. */

@@ -101,7 +101,7 @@ class ChurnTest {
   private static Properties smallGuards() {
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.fpp", "0.3");
-    properties.setProperty("cuckooguard.expected-entries", "256");
+    properties.setProperty("cuckooguard.expected-insertions", "256");
     return properties;
   }
 
@@ -117,7 +117,7 @@ class ChurnTest {
 
   private static Setup wrapped(CachingProvider delegate, String name, Configuration<Long, String> config) {
     Cache<Long, String> raw = delegate.getCacheManager().createCache(name, config);
-    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(raw).fpp(0.3).expectedEntries(256).build();
+    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(raw).fpp(0.3).expectedInsertions(256).build();
     return new Setup(guarded, raw, delegate::close);
   }
 

@@ -3,9 +3,9 @@ package io.github.cuckooguard.jcache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -105,8 +105,8 @@ class ProviderTest {
   void guardSettingsComeFromManagerPropertiesPerCacheThenForAllThenSystemProperties() {
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
     Properties properties = new Properties();
-    properties.setProperty("cuckooguard.cache.big.expected-entries", "200000");
-    properties.setProperty("cuckooguard.expected-entries", "1000");
+    properties.setProperty("cuckooguard.cache.big.expected-insertions", "200000");
+    properties.setProperty("cuckooguard.expectedInsertions", "1000"); // camelCase is read too
     System.setProperty("cuckooguard.fpp", "0.001");
     CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
         properties);
@@ -121,30 +121,64 @@ class ProviderTest {
   }
 
   @Test
-  void aBadSettingNamesThePropertyTheValueAndTheRange() {
+  void theFormerCapacityNameIsStillRead() {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    Properties old = new Properties();
+    old.setProperty("cuckooguard.expected-entries", "200000");
+    Properties current = new Properties();
+    current.setProperty("cuckooguard.expected-insertions", "200000");
+
+    long viaOld = ((GuardedCache<?, ?>) provider.getCacheManager(URI.create("old"), null, old)
+        .createCache("c", config())).stats().sizeInBytes();
+    long viaNew = ((GuardedCache<?, ?>) provider.getCacheManager(URI.create("new"), null, current)
+        .createCache("c", config())).stats().sizeInBytes();
+
+    assertThat(viaOld).isEqualTo(viaNew);
+  }
+
+  @Test
+  void aBadSettingNamesThePropertyWhereItWasFoundTheValueAndTheRange() {
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.cache.c.fpp", "1.5");
-    properties.setProperty("cuckooguard.expected-entries", "lots");
+    properties.setProperty("cuckooguard.expected-insertions", "lots");
     CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
         properties);
 
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("cuckooguard.expected-entries (cache manager property) (lots)");
-    properties.setProperty("cuckooguard.expected-entries", "5000");
-    assertThatThrownBy(() -> manager.createCache("c", config()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("cuckooguard.cache.c.fpp (cache manager property) (1.5) must be in (0, 1)");
+        .hasMessageContaining("cuckooguard.cache.c.fpp: fpp (1.5) must be in (0, 1)")
+        .hasMessageContaining("(cache manager property)");
     properties.setProperty("cuckooguard.cache.c.fpp", "0.00001");
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("The guard of cache 'c' cannot be built with expected-entries=5000 and fpp=1.0E-5");
+        .hasMessageContaining("cuckooguard.expected-insertions (lots) is not a number (cache manager property)");
+    properties.setProperty("cuckooguard.expected-insertions", "5000");
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("The guard of cache 'c' cannot be built with GuardSpec[expectedInsertions=5000, fpp=1.0E-5");
     properties.setProperty("cuckooguard.cache.c.fpp", "0.01");
     properties.setProperty("cuckooguard.funnel", "com.example.NoSuchFunnel");
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("com.example.NoSuchFunnel");
     assertThat(manager.getCache("c")).as("nothing was created").isNull();
+  }
+
+  @Test
+  void anUnknownSettingUnderThePrefixFailsWithTheAcceptedNames() {
+    provider = new GuardedCachingProvider(new CaffeineCachingProvider());
+    Properties properties = new Properties();
+    properties.setProperty("cuckooguard.cache.c.fpq", "0.1");
+    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+        properties);
+
+    assertThatThrownBy(() -> manager.createCache("c", config()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unknown setting cuckooguard.cache.c.fpq=0.1")
+        .hasMessageContaining("expected-insertions").hasMessageContaining("fingerprint-bits")
+        .hasMessageContaining("funnel");
+    assertThat(manager.createCache("other.cache", config())).as("settings of cache c do not concern others")
+        .isNotNull();
   }
 
   @Test
@@ -168,7 +202,7 @@ class ProviderTest {
     static final AtomicInteger CALLS = new AtomicInteger();
 
     @Override
-    public void funnel(Object key, HashSink sink) {
+    public void funnel(Object key, KeySink sink) {
       CALLS.incrementAndGet();
       sink.putInt(key.hashCode());
     }

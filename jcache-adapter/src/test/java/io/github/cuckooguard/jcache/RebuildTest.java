@@ -4,9 +4,9 @@ import static io.github.cuckooguard.jcache.TestSupport.await;
 import static io.github.cuckooguard.jcache.TestSupport.calls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Queue;
@@ -123,7 +123,7 @@ class RebuildTest {
     }
 
     @Override
-    public void funnel(Long key, HashSink sink) {
+    public void funnel(Long key, KeySink sink) {
       if (key == poison) {
         throw new IllegalStateException("cannot hash " + key);
       }

@@ -22,10 +22,9 @@ import org.springframework.core.annotation.AliasFor;
  * differently. If the context already holds a bean of that name (a
  * {@code @Bean CuckooGuard<Long> users()} you built yourself, for example with a custom funnel),
  * that bean is used, and then only {@link #name()} may be set here. Keys are then converted to the
- * bean's declared key type. The adapter cannot see when such a guard rebuilds, so it cannot
- * protect those rebuilds from the out-of-order events of a transactional store (an insert of an
- * existing key that is undone, a delete and a re-insert of one key, during a rebuild); give such
- * a guard no {@code KeySource}, or let this annotation build the guard.
+ * bean's declared key type (checked when the context starts). Such a guard may have any
+ * {@link io.github.cuckooguard.KeySource} that is a plain scan of the store: the annotated writes
+ * follow the core's write protocol, so the guard keeps the writes in flight itself.
  *
  * <p><b>Where the keys come from.</b> The guard answers "definitely absent" only for keys it
  * knows all about, so when the application starts it must learn the keys that already exist:
@@ -35,6 +34,16 @@ import org.springframework.core.annotation.AliasFor;
  * whenever the guard rebuilds its filter; finders are not short-circuited until the warm-up
  * ends. Only a store that is known to be empty at every start may do without a source
  * ({@link #startsEmpty()}); otherwise the context fails to start.
+ *
+ * <p><b>Spring Data repositories.</b> With a guard of its own, every write of the repository
+ * must be one the guard follows: a {@link GuardedAdd} insert or a {@link GuardedRemove} delete.
+ * The context fails to start, naming the methods, if a guarded Spring Data repository has any
+ * other write: the inherited {@code save}, {@code saveAll} and {@code delete…} of {@code
+ * CrudRepository}/{@code JpaRepository} (an upsert that may assign the id after the call, and
+ * deletes that ignore a missing id: they cannot be followed, so extend {@code Repository}
+ * instead), a derived {@code deleteBy…}/{@code removeBy…}, or a {@code @Modifying} insert or delete
+ * query without an annotation ({@code @Modifying} updates change no key and are allowed). For a
+ * Hibernate entity, {@link #entity()} follows {@code save} and {@code delete} instead.
  *
  * <p><b>JPA entities.</b> For a repository of a Hibernate entity guarded by cuckoo-guard's
  * hibernate-adapter ({@code @GuardedEntity}), name the entity instead of a guard:
@@ -66,16 +75,26 @@ public @interface CuckooGuarded {
   String name() default "";
 
   /**
-   * How many keys the guard is sized for; unset ({@value #UNSET}) means the default of
-   * {@link io.github.cuckooguard.CuckooGuard#newBuilder}. The guard grows and rebuilds beyond it.
+   * How many keys the guard holds without a rebuild ({@link
+   * io.github.cuckooguard.GuardSpec.Builder#expectedInsertions}); unset ({@value #UNSET}) means
+   * {@value io.github.cuckooguard.AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}. The guard
+   * grows and rebuilds beyond it.
    */
   long expectedInsertions() default UNSET;
 
   /**
-   * The target false-positive probability, in (0, 1); unset ({@value #UNSET}) means the default
-   * of {@link io.github.cuckooguard.CuckooGuard#newBuilder}.
+   * The target false-positive probability ({@link io.github.cuckooguard.GuardSpec.Builder#fpp});
+   * unset ({@value #UNSET}) means {@value io.github.cuckooguard.AbstractFilterBuilder#DEFAULT_FPP}.
    */
   double fpp() default UNSET;
+
+  /**
+   * The name of a {@link io.github.cuckooguard.GuardSpec} bean holding every setting of the guard
+   * (fingerprint width, seed, expansion, rebuild triggers as well as capacity and fpp), instead of
+   * {@link #expectedInsertions()} and {@link #fpp()}, which must then be left unset. Empty means
+   * none.
+   */
+  String spec() default "";
 
   /**
    * The name of a {@link io.github.cuckooguard.KeySource} bean that emits every key of the
@@ -102,11 +121,11 @@ public @interface CuckooGuarded {
    *       EntityManagerFactory} (or Hibernate {@code SessionFactory}) bean that maps the entity,
    *       sized by {@code @GuardedEntity} and the {@code hibernate.cuckoo.*} settings, warmed up
    *       and rebuilt by Hibernate's own id scan. No guard bean is created, and {@link #name()},
-   *       {@link #expectedInsertions()}, {@link #fpp()}, {@link #keySource()}, {@link
-   *       #startsEmpty()} and {@link GuardKeySource} must be left unset.
+   *       {@link #expectedInsertions()}, {@link #fpp()}, {@link #spec()}, {@link #keySource()},
+   *       {@link #startsEmpty()} and {@link GuardKeySource} must be left unset.
    *   <li>Writes are followed by Hibernate, so {@link GuardedAdd} and {@link GuardedRemove} that
-   *       name no guard of their own fail the start of the context: they would count each write
-   *       twice.
+   *       name no guard of their own fail the start of the context (also for a repository that is
+   *       never injected or created lazily): they would count each write twice.
    *   <li>A definite miss returns the finder's "nothing found" value without calling it: no
    *       transaction, no connection, no SQL, also for derived finders by id that Hibernate could
    *       not short-circuit. When an {@code EntityManager} of that factory is bound to the thread

@@ -15,9 +15,10 @@ import java.lang.annotation.Target;
  *
  * <p>The method is called on the bean (through its proxies, so its transaction settings apply)
  * from the guard's rebuild thread: once for the warm-up after the context is refreshed, and on
- * every rebuild. The scan then waits for the removals that were in flight while it ran, so that a
- * key deleted during the scan has left the guard before the scan ends (the
- * {@link io.github.cuckooguard.KeySource} contract).
+ * every rebuild. A plain query of what exists is all it needs to be: the guard itself keeps the
+ * annotated writes that are in flight while it runs (inserts not yet committed, deletes not yet
+ * committed) and hands them to the rebuilt filter (the {@link io.github.cuckooguard.KeySource}
+ * contract).
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -17,23 +17,25 @@ import java.lang.annotation.Target;
  *
  * <ul>
  *   <li>{@code boolean} / {@code Boolean}: {@code true} means the key was created; {@code false}
- *       (e.g. "already exists") undoes the add at once.
- *   <li>{@code int}, {@code long} and their boxes: a count of created rows; {@code 0} undoes the
- *       add.
+ *       (e.g. "already exists") aborts the enter at once.
+ *   <li>{@code int}, {@code long} and their boxes: a count of created rows; {@code 0} aborts the
+ *       enter.
  *   <li>{@code void} or any other type: the method creates the key whenever it returns normally.
  *       Use it only on insert-only methods; an upsert such as Spring Data's {@code save} must not
  *       carry this annotation (each save of an existing key would add another fingerprint: never a
  *       false negative, but a leak that fills the guard).
  * </ul>
  *
- * <p><b>Transactions.</b> When a transaction is active at the call, the add is undone if that
- * transaction rolls back ({@code afterCompletion(STATUS_ROLLED_BACK)}); only an add that really
- * happened is undone, and at most once. When the method throws and no transaction is active, the
- * add is kept, because the write may have happened: a leak, never a false negative. The method's
- * write must take part in the transaction active at the call: a method declared
- * {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the start of
- * the context, since a rollback of the outer transaction would undo the add of a row that was
- * committed.
+ * <p><b>Transactions.</b> The key's enter ({@link io.github.cuckooguard.CuckooGuard#beginEnter})
+ * stays in flight until the write's fate is known. When a transaction is active at the call, it
+ * ends after that transaction: visible after commit, aborted (the fingerprint removed, paired
+ * with this add) after rollback ({@code afterCompletion}); a method that reports it created
+ * nothing aborts it at once. When the method throws and no transaction is active, the enter is
+ * kept, because the write may have happened: a spare fingerprint at worst, never a false
+ * negative. The method's write must take part in the transaction active at the call: a method
+ * declared {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the
+ * start of the context, since a rollback of the outer transaction would abort the enter of a row
+ * that was committed.
  *
  * <p>The key is evaluated before the method runs, so it must be known then (an id assigned by the
  * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to

@@ -7,10 +7,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A method that makes a key stop existing in the store (a delete): its key leaves the guard
- * <b>after</b> it is gone, that is after the active transaction commits
+ * A method that makes a key stop existing in the store (a delete): its leave is announced to the
+ * guard ({@link io.github.cuckooguard.CuckooGuard#beginLeave}) <b>before</b> the method runs, and
+ * the key leaves <b>after</b> it is gone, that is after the active transaction commits
  * ({@code afterCompletion(STATUS_COMMITTED)}), or when the method returns if no transaction is
- * active. A rolled-back delete removes nothing from the guard.
+ * active. A delete that throws, removes nothing or is rolled back removes nothing from the
+ * guard.
  *
  * <p><b>Contract: the method reports whether it removed the key.</b> Removing the fingerprint of a
  * key that was never added can remove another key's fingerprint and make that key a false

@@ -29,11 +29,14 @@
  *
  * <ul>
  *   <li>a key enters <b>before</b> the write of an {@link io.github.cuckooguard.spring.GuardedAdd}
- *       method, and the add is undone when the surrounding transaction rolls back or the method
- *       reports that it created nothing;
+ *       method, and the enter is aborted when the surrounding transaction rolls back or the
+ *       method reports that it created nothing;
  *   <li>a key leaves <b>after</b> the transaction that removed it commits (at once when no
  *       transaction is active), and only when the {@link io.github.cuckooguard.spring.GuardedRemove}
  *       method reports that it removed something;
+ *   <li>both are the core's write protocol ({@link io.github.cuckooguard.CuckooGuard#beginEnter},
+ *       {@link io.github.cuckooguard.CuckooGuard#beginLeave}), so the guard keeps the writes in
+ *       flight across rebuilds and a key scan is a plain query of what exists;
  *   <li>until the warm-up scan of the guard's key source ends, and whenever the guard is in doubt,
  *       finders are not short-circuited.
  * </ul>

@@ -177,6 +177,27 @@ class ClassBasedRepositoryTest {
   }
 
   @Test
+  void writesStayInFlightUntilTheirTransactionEnds() {
+    long key = keys.next();
+    tx.executeWithoutResult(status -> {
+      users.insert(new User(key, "in flight"));
+      assertThat(guard.inFlight()).as("the enter, until the commit").isEqualTo(1);
+    });
+    assertThat(guard.inFlight()).as("after the commit").isZero();
+    assertThat(users.findById(key)).isEqualTo(new User(key, "in flight"));
+
+    tx.executeWithoutResult(status -> {
+      assertThat(users.deleteById(key)).isTrue();
+      assertThat(guard.inFlight()).as("the leave, until the commit").isEqualTo(1);
+    });
+    assertThat(guard.inFlight()).as("after the commit").isZero();
+
+    assertThat(users.deleteById(key)).as("nothing to delete").isFalse();
+    assertThatThrownBy(() -> users.remove(key)).isInstanceOf(EmptyResultDataAccessException.class);
+    assertThat(guard.inFlight()).as("cancelled leaves").isZero();
+  }
+
+  @Test
   void removeRolledBackRemovesNothing() {
     long key = keys.next();
     users.insert(new User(key, "stays"));

@@ -24,7 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>The shadow state of a key is updated at the very start of the transaction's completion,
  * before the guard's own callbacks run, so the next writer of that key may start while the
- * previous one has not yet delivered its {@code keyLeft} or its undo: the cross-transaction
+ * previous one has not yet delivered its {@code gone()} or its {@code abort()}: the cross-transaction
  * orders a rebuild has to survive. Seeds are fixed; thread interleavings are not, and the
  * assertion (no false negative) holds for every interleaving.
  */
@@ -45,7 +45,7 @@ class ConcurrentChurnTest {
       CuckooGuard<Object> guard = context.getBean("users", CuckooGuard.class);
       Await.until("warm-up", () -> !guard.isPassThrough());
 
-      // The truth changes before the guard's keyLeft and undo callbacks run.
+      // The truth changes before the guard's gone() and abort() callbacks run.
       ShadowChurn churn = new ShadowChurn(KEYS, tx, Ordered.HIGHEST_PRECEDENCE,
           (key, random) -> users.findById(key) != null, this::change);
       churn.run(WORKERS, OPS_PER_WORKER, 1_000, () -> guard.rebuild().get(30, TimeUnit.SECONDS), 1);
@@ -57,6 +57,7 @@ class ConcurrentChurnTest {
       assertThat(churn.rollbacks()).isGreaterThan(100);
       assertThat(churn.rebuilds()).as("rebuilds during the churn").isGreaterThan(10);
       // Quiescent now: a rebuild (a follow-up of a marked-stale one, or this) turns pass-through off.
+      assertThat(guard.inFlight()).as("every enter and leave ended").isZero();
       guard.rebuild().get(30, TimeUnit.SECONDS);
       Await.until("pass-through off after the churn", () -> !guard.isPassThrough());
       for (int k = 0; k < KEYS; k++) {

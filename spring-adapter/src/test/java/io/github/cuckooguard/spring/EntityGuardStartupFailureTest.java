@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -145,6 +146,25 @@ class EntityGuardStartupFailureTest {
     assertThat(startupFailure(AddsItselfConfig.class))
         .contains("@GuardedAdd on " + AddsItself.class.getName() + ".insert(Member)")
         .contains("hibernate-adapter keeps in step with every insert and committed delete")
+        .contains("would count the write twice");
+  }
+
+  @Lazy
+  @CuckooGuarded(entity = Member.class)
+  public static class RemovesItselfLazily {
+    @GuardedRemove(key = "#id")
+    public boolean delete(long id) {
+      return true;
+    }
+  }
+
+  @Import({Base.class, RemovesItselfLazily.class})
+  static class RemovesItselfLazilyConfig {}
+
+  @Test
+  void removeOnALazyEntityRepositoryThatIsNeverInjectedFailsTheStart() {
+    assertThat(startupFailure(RemovesItselfLazilyConfig.class))
+        .contains("@GuardedRemove on " + RemovesItselfLazily.class.getName() + ".delete(long)")
         .contains("would count the write twice");
   }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.GuardSpec;
+import java.time.LocalDate;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.Ordered;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Propagation;
@@ -378,6 +381,155 @@ class StartupFailureTest {
     assertThat(startupFailure(RequiresNewConfig.class))
         .contains("@GuardedAdd on " + RequiresNewAdd.class.getName() + ".insert(long)")
         .contains("REQUIRES_NEW");
+  }
+
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class DateKeys {
+    @GuardedFind
+    public Optional<Object> findByDay(LocalDate day) {
+      return Optional.empty();
+    }
+  }
+
+  @Import({Base.class, DateKeys.class})
+  static class DateKeysConfig {}
+
+  @Test
+  void unsupportedKeyTypeFailsTheStart() {
+    assertThat(startupFailure(DateKeysConfig.class))
+        .contains("@GuardedFind on " + DateKeys.class.getName() + ".findByDay(LocalDate)")
+        .contains("the key is a java.time.LocalDate, which guard 'g' cannot take")
+        .contains("key = \"#date.toEpochDay()\"");
+  }
+
+  /** An event with a date. */
+  public record Event(long id, LocalDate day) {}
+
+  @Lazy
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class LazyEventLog {
+    @GuardedAdd(key = "#event.day")
+    public boolean insert(Event event) {
+      return true;
+    }
+
+    @GuardedRemove(key = "#event.day()")
+    public boolean delete(Event event) {
+      return true;
+    }
+  }
+
+  @Import({Base.class, LazyEventLog.class})
+  static class LazyEventLogConfig {}
+
+  @Test
+  void unsupportedKeyTypeOfAKeyExpressionFailsTheStartAlsoForALazyBean() {
+    assertThat(startupFailure(LazyEventLogConfig.class))
+        .contains(LazyEventLog.class.getName())
+        .contains("the key is a java.time.LocalDate, which guard 'g' cannot take");
+  }
+
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class MappedDateKeys {
+    @GuardedAdd(key = "#event.day().toEpochDay()")
+    public boolean insert(Event event) {
+      return true;
+    }
+
+    @GuardedFind(key = "#day.toEpochDay()")
+    public Optional<Object> findByDay(LocalDate day) {
+      return Optional.of(day);
+    }
+  }
+
+  @Import({Base.class, MappedDateKeys.class})
+  static class MappedDateKeysConfig {}
+
+  @Test
+  void keyMappedToASupportedTypeStarts() {
+    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(MappedDateKeysConfig.class)) {
+      MappedDateKeys keys = context.getBean(MappedDateKeys.class);
+      LocalDate day = LocalDate.of(2026, 12, 1);
+      assertThat(keys.insert(new Event(1, day))).isTrue();
+      assertThat(keys.findByDay(day)).contains(day);
+      assertThat(context.getBean("g", CuckooGuard.class).mightContain(day.toEpochDay())).isTrue();
+    }
+  }
+
+  @CuckooGuarded(name = "g")
+  public static class DateKeysOfOwnGuard {
+    @GuardedFind
+    public Optional<Object> findByDay(LocalDate day) {
+      return Optional.empty();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @Import({Base.class, DateKeysOfOwnGuard.class})
+  static class OwnLongGuardConfig {
+    @Bean
+    CuckooGuard<Long> g() {
+      return CuckooGuard.newBuilder(Funnels.longFunnel()).build();
+    }
+  }
+
+  @Test
+  void keyTypeWithoutAConversionToTheOwnGuardsKeyTypeFailsTheStart() {
+    assertThat(startupFailure(OwnLongGuardConfig.class))
+        .contains(DateKeysOfOwnGuard.class.getName() + ".findByDay(LocalDate)")
+        .contains("guard 'g' takes java.lang.Long keys and there is no conversion");
+  }
+
+  @CuckooGuarded(name = "g", spec = "gSpec", startsEmpty = true)
+  public static class Specified {
+    @GuardedFind
+    public Optional<Object> find(long id) {
+      return Optional.empty();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @Import({Base.class, Specified.class})
+  static class SpecConfig {
+    @Bean
+    GuardSpec gSpec() {
+      return GuardSpec.newBuilder().expectedInsertions(500).fingerprintBits(12).seed(7).build();
+    }
+  }
+
+  @Test
+  void specBeanHoldsTheGuardsSettings() {
+    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(SpecConfig.class)) {
+      assertThat(context.getBean("g", CuckooGuard.class).spec()).isSameAs(context.getBean("gSpec"));
+    }
+  }
+
+  @Import({Base.class, Specified.class})
+  static class MissingSpecConfig {}
+
+  @Test
+  void specMustNameAGuardSpecBean() {
+    assertThat(startupFailure(MissingSpecConfig.class))
+        .contains("@CuckooGuarded(name = \"g\") on " + Specified.class.getName())
+        .contains("spec = \"gSpec\" is not the name of a GuardSpec bean (there is no such bean)");
+  }
+
+  @CuckooGuarded(name = "g", spec = "gSpec", fpp = 0.001, startsEmpty = true)
+  public static class SpecifiedTwice {
+    @GuardedFind
+    public Optional<Object> find(long id) {
+      return Optional.empty();
+    }
+  }
+
+  @Import({Base.class, SpecifiedTwice.class})
+  static class SpecifiedTwiceConfig {}
+
+  @Test
+  void specExcludesTheSingleSettings() {
+    assertThat(startupFailure(SpecifiedTwiceConfig.class))
+        .contains("Guard 'g' is declared with spec = \"gSpec\" and with expectedInsertions or fpp")
+        .contains("the GuardSpec bean holds every setting");
   }
 
   @CuckooGuarded(name = "g", startsEmpty = true)

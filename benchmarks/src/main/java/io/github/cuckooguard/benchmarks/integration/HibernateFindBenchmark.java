@@ -35,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * without a connection or SQL, except for the guard's false positives (target fpp {@value
  * CuckooGuardSettings#DEFAULT_FPP}, so about 1 % of the absent probes still query); a present id
  * costs the select plus one guard lookup. The guard is sized with {@code
- * hibernate.cuckoo.expected_rows = rows} and awaited until warm before timing starts; at the end of
+ * hibernate.cuckoo.expected_insertions = rows} and awaited until warm before timing starts; at the end of
  * the trial the fork prints its counters (finds, short-circuits, false positives).
  *
  * <p>{@code guarded=false} sets {@code hibernate.cuckoo.enabled=false}, so the adapter registers
@@ -81,7 +81,7 @@ public class HibernateFindBenchmark {
         .setProperty("jakarta.persistence.jdbc.password", "")
         .setProperty("hibernate.hbm2ddl.auto", "create")
         .setProperty(CuckooGuardSettings.ENABLED, String.valueOf(guarded))
-        .setProperty(CuckooGuardSettings.EXPECTED_ROWS, String.valueOf(rows))
+        .setProperty(CuckooGuardSettings.EXPECTED_INSERTIONS, String.valueOf(rows))
         .buildSessionFactory();
     insertRows();
     present = Fixtures.probes(rows, true, id -> true);

@@ -54,7 +54,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * synchronous backup, no statistics; but no eviction) and writes {@code entries} entries with the even keys
  * {@code 2 … 2·entries}; absent probes are the odd keys in between. On B the cache is opened
  * through Hazelcast's member provider ({@code guarded=false}) or through a {@link
- * GuardedCachingProvider} wrapping it ({@code guarded=true}, {@code cuckooguard.expected-entries
+ * GuardedCachingProvider} wrapping it ({@code guarded=true}, {@code cuckooguard.expected-insertions
  * = entries}, default fpp 0.01); the guard reads the cache's keys once (over the cluster) and
  * timing starts when it is warm.
  *
@@ -150,7 +150,7 @@ public class JCacheClusterGetBenchmark {
 
     CachingProvider hazelcastOnB = new HazelcastMemberCachingProvider();
     Properties guardSettings = new Properties();
-    guardSettings.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_ENTRIES, String.valueOf(entries));
+    guardSettings.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS, String.valueOf(entries));
     onB = guarded
         ? cacheManager(new GuardedCachingProvider(hazelcastOnB), memberB, guardSettings)
             .getCache(CACHE, Long.class, String.class)

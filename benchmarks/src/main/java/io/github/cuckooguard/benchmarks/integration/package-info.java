@@ -5,6 +5,11 @@
  * on embedded H2 (issue 6), {@link
  * io.github.cuckooguard.benchmarks.integration.JCacheClusterGetBenchmark} a JCache {@code get} on
  * one member of a two-member Hazelcast cluster (issue 5); {@link
+ * io.github.cuckooguard.benchmarks.integration.CaffeineCacheBenchmark} and {@link
+ * io.github.cuckooguard.benchmarks.integration.CaffeineJCacheGetBenchmark} a guarded Caffeine cache
+ * and Caffeine-JCache cache beside the plain ones, and {@link
+ * io.github.cuckooguard.benchmarks.integration.ObjectKeyFilterBenchmark} the object-key filter and
+ * guard beside the primitive filter (issue 18, with {@code -prof gc}); {@link
  * io.github.cuckooguard.benchmarks.integration.GuardRatios} runs them and prints guarded /
  * unguarded ratios.
  */

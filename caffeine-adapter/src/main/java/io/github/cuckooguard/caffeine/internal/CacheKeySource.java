@@ -5,50 +5,62 @@ import io.github.cuckooguard.KeySource;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The rebuild source of a guarded cache: every key in the raw cache's map.
+ * The rebuild source of a guarded cache: a plain scan of the raw cache's keys, with the clock
+ * rewound for the iterator's own steps ({@link ScanAwareTicker}).
  *
- * <p>It meets the {@link KeySource} contract more strictly than "iterate, then {@code cleanUp()}":
- * <ol>
- *   <li>It first waits for writes already in flight ({@link InFlightWrites}), so every key whose
- *       {@code keyEntered} preceded the rebuild is published before the iteration starts.
- *   <li>It iterates with the clock rewound ({@link ScanAwareTicker}), so expired entries that are
- *       not evicted yet are emitted too. Their later eviction is then paired with the scanned copy.
- *       {@code cleanUp()} after iterating would not be enough: it evicts at most 1,000 entries a
- *       pass per queue, can stop early on an out-of-order access queue, and the variable-expiry
- *       timer wheel advances in ~1 s ticks, so an expired entry can outlive it. Nor is it called:
- *       an eviction during the rebuild of an entry the scan emitted only leaks a copy.
- *   <li>An entry removed during the call is either emitted or had its {@code keyLeft} delivered
- *       inside its removal, which is what the contract asks.
- * </ol>
+ * <p>The {@link KeySource} contract asks for (1) every key visible for the whole call, which the
+ * weakly consistent iterator of Caffeine's map gives, and (2) every tracked key hidden from the
+ * iterator: Caffeine's iterator skips entries that expired but are not evicted yet, and their
+ * eviction (a leave) may come after the rebuilt filter is swapped in, where it would be
+ * an unpaired remove. Rewound, the iterator shows them, so they are emitted and their later
+ * eviction removes the scanned copy. Calling {@code cleanUp()} after the scan instead would not
+ * do: it evicts at most 1,000 entries per queue a pass, stops early on an access-order queue made
+ * stale by dropped reads, and the variable-expiry timer wheel advances in ~1 s ticks, so an
+ * expired entry can outlive it. Keys whose enter or leave is in flight are the guard's business
+ * (cuckoo-core hands them to the new filter), so nothing here waits for writes.
+ *
+ * <p>Only {@code hasNext}/{@code next} run rewound; {@code action} (the guard, and through it the
+ * user's rebuild listeners) never sees the rewound clock.
  *
  * @param <K> the key type
  */
 public final class CacheKeySource<K> implements KeySource<K> {
 
-  private final Cache<K, ?> raw;
   private final ScanAwareTicker ticker;
-  private final InFlightWrites inFlight;
+  private volatile @Nullable Cache<K, ?> raw;
 
-  public CacheKeySource(Cache<K, ?> raw, ScanAwareTicker ticker, InFlightWrites inFlight) {
-    this.raw = Objects.requireNonNull(raw);
+  /** A source for the cache built with {@code ticker}; {@link #attach} it once built. */
+  public CacheKeySource(ScanAwareTicker ticker) {
     this.ticker = Objects.requireNonNull(ticker);
-    this.inFlight = Objects.requireNonNull(inFlight);
+  }
+
+  /** The cache to scan; before it is attached it holds no keys. */
+  public void attach(Cache<K, ?> cache) {
+    this.raw = Objects.requireNonNull(cache);
   }
 
   @Override
-  public void forEachKey(Consumer<? super K> action) throws InterruptedException {
-    inFlight.awaitEarlierWrites();
-    try (ScanAwareTicker.Scan scan = ticker.startScan()) {
-      Iterator<K> keys = raw.asMap().keySet().iterator();
-      while (true) {
-        K key = scan.step(() -> keys.hasNext() ? keys.next() : null);
-        if (key == null) {
-          return;
-        }
-        action.accept(key);
+  public void forEachKey(Consumer<? super K> action) {
+    Cache<K, ?> cache = raw;
+    if (cache == null) {
+      return;
+    }
+    Iterator<K> keys = cache.asMap().keySet().iterator();
+    while (true) {
+      @Nullable K key;
+      ticker.rewind();
+      try {
+        key = keys.hasNext() ? keys.next() : null;
+      } finally {
+        ticker.restore();
       }
+      if (key == null) {
+        return;
+      }
+      action.accept(key);
     }
   }
 }

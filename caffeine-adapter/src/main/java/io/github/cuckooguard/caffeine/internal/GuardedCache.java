@@ -8,22 +8,27 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.github.cuckooguard.CuckooGuard;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Caffeine {@link Cache} whose writes keep a {@link CuckooGuard} exactly in step with its keys,
- * and whose {@link #getIfPresent}/{@link #getAllPresent} skip the cache for keys the guard knows
- * are absent.
+ * A Caffeine {@link Cache} whose writes keep a {@link CuckooGuard} exactly in step with its keys
+ * ({@link GuardedWrites}), and whose {@link #getIfPresent}/{@link #getAllPresent} skip the cache
+ * for keys the guard knows are absent.
  *
  * <p>Reads of the map view, {@link #estimatedSize}, {@link #cleanUp} go straight to the raw cache.
  * Loads ({@link #get}, {@link #getAll}) never short-circuit: the function may find the key.
+ *
+ * <p>Statistics: {@link #stats} is the raw cache's plus the misses Caffeine did not see because
+ * the guard answered them (a short-circuited lookup is a miss, as it would have been), so hit
+ * ratios read as for an unguarded cache. A {@code StatsCounter} given to {@code recordStats}
+ * receives what Caffeine records, without those misses.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -35,6 +40,9 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   final CuckooGuard<K> guard;
   private final GuardedMap<K, V> asMap;
   private final GuardedPolicy<K, V> policy;
+  private final boolean recordingStats;
+  /** Misses Caffeine did not count: lookups the guard answered (and keys a failed getAll skipped). */
+  private final LongAdder unseenMisses = new LongAdder();
 
   public GuardedCache(Cache<K, V> raw, GuardedWrites<K, V> writes) {
     this.raw = raw;
@@ -42,11 +50,20 @@ public class GuardedCache<K, V> implements Cache<K, V> {
     this.guard = writes.guard();
     this.asMap = new GuardedMap<>(raw.asMap(), writes);
     this.policy = new GuardedPolicy<>(raw.policy(), writes);
+    this.recordingStats = raw.policy().isRecordingStats();
+  }
+
+  /** Counts {@code n} misses that Caffeine's statistics did not see. */
+  final void missed(long n) {
+    if (recordingStats && n > 0) {
+      unseenMisses.add(n);
+    }
   }
 
   @Override
   public @Nullable V getIfPresent(K key) {
     if (!guard.mightContain(requireNonNull(key, "key"))) {
+      missed(1);
       return null;
     }
     V value = raw.getIfPresent(key);
@@ -58,19 +75,23 @@ public class GuardedCache<K, V> implements Cache<K, V> {
 
   @Override
   public @Nullable V get(K key, Function<? super K, ? extends @Nullable V> mappingFunction) {
-    requireNonNull(key, "key");
-    requireNonNull(mappingFunction, "mappingFunction");
-    return writes.writing(() -> raw.get(key, writes.entering(mappingFunction)));
+    return writes.computeIfAbsent(key, mappingFunction);
   }
 
+  /** Like Caffeine's (one result per distinct key); keys the guard rules out count as misses. */
   @Override
   public Map<K, V> getAllPresent(Iterable<? extends K> keys) {
-    List<K> candidates = new ArrayList<>();
+    Set<K> distinct = new LinkedHashSet<>();
     for (K key : keys) {
-      if (guard.mightContain(requireNonNull(key, "key"))) {
+      distinct.add(requireNonNull(key, "key"));
+    }
+    List<K> candidates = new ArrayList<>(distinct.size());
+    for (K key : distinct) {
+      if (guard.mightContain(key)) {
         candidates.add(key);
       }
     }
+    missed(distinct.size() - candidates.size());
     if (candidates.isEmpty()) {
       return Collections.emptyMap();
     }
@@ -84,54 +105,32 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Like Caffeine's: present entries, plus one call of {@code mappingFunction} for the missing
-   * keys whose results are all stored (extra keys too). Unlike Caffeine's, each loaded entry is
-   * stored through a per-key compute that enters its key, instead of a plain put after the fact;
-   * with {@code recordStats()} each stored entry therefore counts as one load.
+   * Caffeine's own {@code getAll}: present entries, plus one call of {@code mappingFunction} for
+   * the missing keys, whose results Caffeine stores with plain puts (extra keys too). Each returned
+   * entry's enter begins when the function returns, before those puts, and is made visible when
+   * {@code getAll} returns. An entry that replaced a live one keeps the extra fingerprint (a
+   * false positive until the next rebuild): which puts replaced, Caffeine does not say.
    */
   @Override
   public Map<K, V> getAll(Iterable<? extends K> keys,
       Function<? super Set<? extends K>, ? extends Map<? extends K, ? extends V>> mappingFunction) {
     requireNonNull(mappingFunction, "mappingFunction");
-    Map<K, @Nullable V> result = new LinkedHashMap<>();
-    for (K key : keys) {
-      result.put(requireNonNull(key, "key"), null);
+    BulkLoad<K, V> load = new BulkLoad<>(guard, mappingFunction);
+    try {
+      return raw.getAll(keys, load);
+    } finally {
+      load.end();
     }
-    Map<K, V> present = raw.getAllPresent(result.keySet());
-    Set<K> missing = new LinkedHashSet<>();
-    for (Map.Entry<K, @Nullable V> entry : result.entrySet()) {
-      V value = present.get(entry.getKey());
-      if (value == null) {
-        missing.add(entry.getKey());
-      } else {
-        entry.setValue(value);
-      }
-    }
-    if (!missing.isEmpty()) {
-      Map<? extends K, ? extends V> loaded = mappingFunction.apply(Collections.unmodifiableSet(missing));
-      for (Map.Entry<? extends K, ? extends V> entry : loaded.entrySet()) {
-        K key = requireNonNull(entry.getKey(), "mappingFunction returned a null key");
-        V value = requireNonNull(entry.getValue(), "mappingFunction returned a null value");
-        writes.put(key, value, false);
-        if (missing.contains(key)) {
-          result.put(key, value);
-        }
-      }
-    }
-    result.values().removeIf(v -> v == null);
-    @SuppressWarnings("NullAway")
-    Map<K, V> complete = Collections.unmodifiableMap(result);
-    return complete;
   }
 
   @Override
   public void put(K key, V value) {
-    writes.put(key, value, true);
+    writes.put(key, value);
   }
 
   @Override
   public void putAll(Map<? extends K, ? extends V> map) {
-    map.forEach((key, value) -> writes.put(key, value, true));
+    map.forEach((key, value) -> writes.put(key, value));
   }
 
   @Override
@@ -158,7 +157,9 @@ public class GuardedCache<K, V> implements Cache<K, V> {
 
   @Override
   public CacheStats stats() {
-    return writes.synthetic().correct(raw.stats());
+    CacheStats stats = raw.stats();
+    long unseen = unseenMisses.sum();
+    return unseen == 0 ? stats : stats.plus(CacheStats.of(0, unseen, 0, 0, 0, 0, 0));
   }
 
   @Override

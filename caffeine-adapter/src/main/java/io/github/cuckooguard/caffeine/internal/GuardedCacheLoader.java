@@ -1,19 +1,16 @@
 package io.github.cuckooguard.caffeine.internal;
 
 import com.github.benmanes.caffeine.cache.CacheLoader;
-import io.github.cuckooguard.CuckooGuard;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The loader a guarded {@code LoadingCache} is built with, around the user's.
+ * The loader a guarded {@code LoadingCache} is built with, around the user's. Caffeine needs one
+ * for refreshes; loads do not go through it.
  *
  * <ul>
- *   <li>{@link #load}: Caffeine calls it only inside the per-key compute of {@code get} (and of
- *       the per-key loads of {@code getAll}); a non-null value enters its key before the entry is
- *       published.
  *   <li>{@link #reload}, {@link #asyncReload}: a refresh of a present entry replaces its value
  *       (or, if it returns null, removes the entry as EXPLICIT without an eviction event: the
  *       fingerprint then leaks until the next rebuild, which is safe). Never an enter.
@@ -22,8 +19,10 @@ import org.jspecify.annotations.Nullable;
  *       loads absent keys itself, so this is reached only when the key vanished between that
  *       check and Caffeine's own; it yields null, so Caffeine inserts nothing (as for a reload
  *       that loses a race with a removal).
- *   <li>{@code loadAll} is deliberately not overridden, so Caffeine loads key by key through
- *       {@link #load}; {@link GuardedLoadingCache#getAll} uses the user's bulk load itself.
+ *   <li>{@link #load}: never called. {@link GuardedLoadingCache#get} and {@code getAll} run the
+ *       user's loader in the adapter's own compute, where the enter can be ended once Caffeine has
+ *       published the entry; {@code loadAll} is deliberately not overridden, so Caffeine has no
+ *       bulk path of its own either.
  * </ul>
  *
  * @param <K> the key type
@@ -32,27 +31,21 @@ import org.jspecify.annotations.Nullable;
 public final class GuardedCacheLoader<K, V> implements CacheLoader<K, V> {
 
   private final CacheLoader<? super K, V> user;
-  private volatile @Nullable CuckooGuard<K> guard;
 
   public GuardedCacheLoader(CacheLoader<? super K, V> user) {
     this.user = Objects.requireNonNull(user, "loader");
   }
 
-  public CacheLoader<? super K, V> user() {
-    return user;
-  }
-
-  public void attach(CuckooGuard<K> guard) {
-    this.guard = guard;
-  }
-
+  /**
+   * Fails: loads of a guarded cache run in the adapter's compute. A Caffeine version that called
+   * this from a path the adapter does not know would get an error instead of an entry the filter
+   * could miss.
+   */
   @Override
-  public @Nullable V load(K key) throws Exception {
-    V value = user.load(key);
-    if (value != null) {
-      Objects.requireNonNull(guard, "loader used before the guard was attached").keyEntered(key);
-    }
-    return value;
+  public V load(K key) {
+    throw new IllegalStateException("Caffeine loaded " + key + " through a path the Cuckoo guard does not"
+        + " follow; the load is refused so that the filter cannot miss the entry. Please report this"
+        + " with your Caffeine version");
   }
 
   @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -18,11 +19,12 @@ import org.jspecify.annotations.Nullable;
  * the cache does not hold.
  *
  * <ul>
- *   <li>{@code get}, and {@code getAll} without a bulk loader: Caffeine's per-key loads through
- *       {@link GuardedCacheLoader#load}, exact.
- *   <li>{@code getAll} with a loader that overrides {@code loadAll}: one {@code loadAll} call for
- *       the missing keys, each result stored through a per-key compute that enters it (Caffeine's
- *       own bulk path would {@code put} them outside any hook).
+ *   <li>{@code get}, and {@code getAll} without a bulk loader: the user's {@code load} as the
+ *       mapping function of the guarded compute ({@link GuardedWrites#computeIfAbsent}), which is
+ *       what Caffeine's {@code get} runs too (same statistics), key by key as Caffeine's
+ *       sequential {@code getAll} does.
+ *   <li>{@code getAll} with a loader that overrides {@code loadAll}: Caffeine's bulk
+ *       {@code getAll} with the user's {@code loadAll} ({@link GuardedCache#getAll}).
  *   <li>{@code refresh} of a present key: Caffeine's refresh with the user's reload, never an
  *       enter. Of an absent key: a guarded load ({@link #get}) on the calling thread, so the key
  *       enters inside the compute that inserts it (Caffeine would load on its executor and insert
@@ -35,24 +37,53 @@ import org.jspecify.annotations.Nullable;
 public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implements LoadingCache<K, V> {
 
   private final LoadingCache<K, V> loading;
+  private final Function<K, @Nullable V> load;
   private final @Nullable Function<Set<? extends K>, Map<? extends K, ? extends V>> bulkLoad;
 
   public GuardedLoadingCache(LoadingCache<K, V> raw, GuardedWrites<K, V> writes, CacheLoader<? super K, V> userLoader) {
     super(raw, writes);
     this.loading = raw;
+    this.load = key -> load(userLoader, key);
     this.bulkLoad = overridesLoadAll(userLoader) ? keys -> loadAll(userLoader, keys) : null;
   }
 
   @Override
   public @Nullable V get(K key) {
-    requireNonNull(key, "key");
-    return writes.writing(() -> loading.get(key));
+    return writes.computeIfAbsent(key, load);
   }
 
   @Override
   public Map<K, V> getAll(Iterable<? extends K> keys) {
     Function<Set<? extends K>, Map<? extends K, ? extends V>> bulk = bulkLoad;
-    return bulk != null ? getAll(keys, bulk) : writes.writing(() -> loading.getAll(keys));
+    return bulk != null ? getAll(keys, bulk) : loadSequentially(keys);
+  }
+
+  /** Caffeine's sequential {@code getAll}, with the guarded {@link #get}. */
+  private Map<K, V> loadSequentially(Iterable<? extends K> keys) {
+    Map<K, @Nullable V> result = new LinkedHashMap<>();
+    for (K key : keys) {
+      result.put(requireNonNull(key, "key"), null);
+    }
+    int size = result.size();
+    int count = 0;
+    try {
+      for (Iterator<Map.Entry<K, @Nullable V>> it = result.entrySet().iterator(); it.hasNext();) {
+        Map.Entry<K, @Nullable V> entry = it.next();
+        count++;
+        V value = get(entry.getKey());
+        if (value == null) {
+          it.remove();
+        } else {
+          entry.setValue(value);
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      missed(size - count); // as Caffeine counts the keys it did not get to
+      throw e;
+    }
+    @SuppressWarnings("NullAway")
+    Map<K, V> complete = Collections.unmodifiableMap(result);
+    return complete;
   }
 
   @Override
@@ -86,6 +117,20 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
       });
       return Collections.unmodifiableMap(result);
     });
+  }
+
+  /** Calls the user's {@code load}, translating checked exceptions as Caffeine does. */
+  private static <K, V> @Nullable V load(CacheLoader<? super K, V> loader, K key) {
+    try {
+      return loader.load(key);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CompletionException(e);
+    } catch (Exception e) {
+      throw new CompletionException(e);
+    }
   }
 
   private static boolean overridesLoadAll(CacheLoader<?, ?> loader) {

@@ -80,12 +80,12 @@ final class GuardedMap<K, V> implements ConcurrentMap<K, V> {
 
   @Override
   public @Nullable V put(K key, V value) {
-    return writes.put(key, value, true);
+    return writes.put(key, value);
   }
 
   @Override
   public void putAll(Map<? extends K, ? extends V> m) {
-    m.forEach((key, value) -> writes.put(key, value, true));
+    m.forEach((key, value) -> writes.put(key, value));
   }
 
   @Override

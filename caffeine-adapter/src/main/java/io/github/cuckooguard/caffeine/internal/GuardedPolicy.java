@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * The {@code policy()} of a guarded cache. Everything that reads, resizes or retimes goes to the
  * raw policy (shrinking the maximum evicts through the eviction listener; snapshots are
  * read-only). The only writes in {@link Policy} are those of {@link Policy.VarExpiration}
- * ({@code put}, {@code putIfAbsent}, {@code compute} with a duration), and they go through the
- * guard as computes with that duration.
+ * ({@code put}, {@code putIfAbsent}, {@code compute} with a duration): Caffeine's own, run as
+ * enters and guarded computes by {@link GuardedWrites}.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -31,7 +31,7 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
 
   GuardedPolicy(Policy<K, V> raw, GuardedWrites<K, V> writes) {
     this.raw = raw;
-    this.expireVariably = raw.expireVariably().map(v -> new GuardedVarExpiration<>(v, writes, raw));
+    this.expireVariably = raw.expireVariably().map(v -> new GuardedVarExpiration<>(v, writes));
   }
 
   @Override
@@ -83,12 +83,10 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
   private static final class GuardedVarExpiration<K, V> implements VarExpiration<K, V> {
     private final VarExpiration<K, V> raw;
     private final GuardedWrites<K, V> writes;
-    private final Policy<K, V> policy;
 
-    GuardedVarExpiration(VarExpiration<K, V> raw, GuardedWrites<K, V> writes, Policy<K, V> policy) {
+    GuardedVarExpiration(VarExpiration<K, V> raw, GuardedWrites<K, V> writes) {
       this.raw = raw;
       this.writes = writes;
-      this.policy = policy;
     }
 
     @Override
@@ -101,38 +99,27 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
       raw.setExpiresAfter(key, duration, unit);
     }
 
-    /**
-     * Inserts only if absent. A quiet pre-check returns a present value untouched, like
-     * Caffeine's; if the key appears between that check and the lock, the compute returns the
-     * present value unchanged but gives it {@code duration} (Caffeine's would leave its
-     * expiration alone).
-     */
+    /** Inserts only if absent (Caffeine's), as an enter of the key. */
     @Override
     public @Nullable V putIfAbsent(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
       requireNonNull(value, "value");
-      Duration d = toDuration(duration, unit);
-      V present = policy.getIfPresentQuietly(key);
-      if (present != null) {
-        return present;
-      }
-      return standInPut(key, value, d, true);
+      return writes.enter(key, value, (k, v) -> raw.putIfAbsent(k, v, duration, unit));
     }
 
+    /** Caffeine's put with a duration, as an enter of the key (aborted if it replaced a live one). */
     @Override
     public @Nullable V put(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
       requireNonNull(value, "value");
-      return standInPut(key, value, toDuration(duration, unit), false);
+      return writes.enter(key, value, (k, v) -> raw.put(k, v, duration, unit));
     }
 
     @Override
     public @Nullable V compute(K key,
         BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remappingFunction, Duration duration) {
-      requireNonNull(key, "key");
-      requireNonNull(remappingFunction, "remappingFunction");
       requireNonNull(duration, "duration");
-      return writes.writing(() -> raw.compute(key, writes.tracking(remappingFunction), duration));
+      return writes.compute(key, remappingFunction, raw, duration);
     }
 
     @Override
@@ -153,35 +140,6 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     @Override
     public <T extends @Nullable Object> T youngest(Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
       return raw.youngest(mappingFunction);
-    }
-
-    /**
-     * The put of {@link #put} and {@link #putIfAbsent}: a tracked compute that gives the entry
-     * {@code duration} and stores {@code value} (if {@code keepPresent}, only when no value is
-     * present), with Caffeine's load statistics for the stand-in compute taken back.
-     *
-     * @return the value present before the compute, or null if the key was absent
-     */
-    private @Nullable V standInPut(K key, V value, Duration duration, boolean keepPresent) {
-      Object[] previous = new Object[1];
-      SyntheticStats synthetic = writes.synthetic();
-      writes.writing(() -> raw.compute(key, writes.tracking((k, old) -> {
-        long start = synthetic.start();
-        previous[0] = old;
-        synthetic.loaded(start, true);
-        return keepPresent && old != null ? old : value;
-      }), duration));
-      @SuppressWarnings("unchecked")
-      V old = (V) previous[0];
-      return old;
-    }
-
-    private static Duration toDuration(long duration, TimeUnit unit) {
-      requireNonNull(unit, "unit");
-      if (duration < 0) {
-        throw new IllegalArgumentException("duration cannot be negative: " + duration + " " + unit);
-      }
-      return Duration.ofNanos(unit.toNanos(duration));
     }
   }
 }

@@ -5,31 +5,70 @@ import static java.util.Objects.requireNonNull;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Policy;
 import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.PendingEnter;
+import io.github.cuckooguard.PendingLeave;
+import java.time.Duration;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every write of a guarded cache, each run so that the filter changes atomically with the entry.
+ * Every write of a guarded cache: the adapter's half of cuckoo-core's write protocol
+ * ({@link CuckooGuard}), run where Caffeine orders it with every other write of the key.
  *
  * <pre>
- * Rules (DESIGN.md §2, integrations.md §1):
- *   enter  keyEntered(k) inside the per-key compute that creates the entry, after the user's
- *          function returned a value and before the entry is published. A compute that finds an
- *          expired entry has already evicted it through the eviction listener (keyLeft) and then
- *          sees null, so the new entry enters once.
- *   leave  keyLeft(k) inside the per-key compute that removes the entry (the function returns
- *          null after calling it), only when the function saw a live entry, whose enter happened.
- *          Evictions leave through GuardEvictionListener, also inside the removal.
- *   replace never touches the filter: a live key stays one key. Plain replace() goes straight to
- *          Caffeine, which never creates an entry on replace (an expired entry is not replaced).
+ * Where each event happens (every one through a handle; the adapter never calls keyLeft).
+ *   enter, user function  beginEnter(k) inside Caffeine's per-key compute, once the function
+ *                         returned a value for an absent key (GuardedCompute); visible() after
+ *                         the compute returned the value (the entry is published), abort() if it
+ *                         returned null or threw (nothing was stored).
+ *   enter, plain write    beginEnter(k) before Caffeine's putIfAbsent (or VarExpiration put /
+ *                         putIfAbsent) is issued; visible() if it returned null (it created the
+ *                         entry, possibly over an expired one that Caffeine first evicted through
+ *                         the eviction listener inside the same atomic operation), abort() if it
+ *                         returned a live value (a duplicate enter of a key that stays visible
+ *                         with its own fingerprint) or threw before publishing. put tries
+ *                         replace() first, which never creates an entry, so replacing a live key
+ *                         touches no filter at all.
+ *   leave, user function  beginLeave(k).gone() inside the compute that removes the entry (the
+ *                         function saw a live value and returned null): inside the atomic removal.
+ *   leave, plain removal  beginLeave(k) before Caffeine's remove is issued; gone() if it removed
+ *                         a live entry (it returns the value only for an explicit removal),
+ *                         cancel() otherwise (absent, or expired: then Caffeine evicted it
+ *                         through the eviction listener inside the removal, which left it).
+ *                         gone() may come after another writer put the key back; the rebuild
+ *                         then keeps the key's scan copies (cuckoo-core RebuildState, (3)).
+ *   leave, eviction       beginLeave(k).gone() in the eviction listener (GuardEvictionListener),
+ *                         which Caffeine calls inside the atomic removal for size, weight, expiry.
+ *   replace               nothing: a live key stays one key (replace(), replaceAll(), a compute
+ *                         or merge that returns a new value for a live key, refreshes).
+ *
+ * Why no present key can be reported absent. A key k becomes present only when a Caffeine
+ * operation creates its entry, and every creating operation of the guarded cache is one of the
+ * two enters above: its fingerprint is added (beginEnter) before the entry can be seen, and the
+ * key stays in flight in the guard until visible(), which runs after the entry is published, so
+ * a rebuild installed meanwhile holds a copy for it itself (cuckoo-core RebuildState). An enter
+ * is aborted only when Caffeine stored nothing for it, or when the key was live with its own
+ * fingerprint (the duplicate enter's copy goes, the live incarnation's stays). k's fingerprint
+ * is removed once per incarnation, by exactly one leave: the one inside the compute or eviction
+ * that ends it, or the gone() of a plain removal that Caffeine says removed it explicitly
+ * (Caffeine's remove either calls the eviction listener or returns the value, never both). Each
+ * leave begins before the removal can be seen, and ends inside the atomic removal or after the
+ * key is gone. Leaves use handles rather than keyLeft because a plain write's enter can be in
+ * flight while an older incarnation of the same key leaves (a put over an expired entry evicts it
+ * inside the put; an eviction can race a putIfAbsent that then creates the key): during a rebuild
+ * keyLeft releases any copy the rebuild holds for the key, which may be that enter's, and the
+ * rebuilt filter would then lack the new entry (RebuildTest pins it); a leave begun and ended
+ * with a handle releases only what its own begin held.
+ * What remains is the key source's part: CacheKeySource emits every key the map holds, also
+ * expired ones that are not evicted yet (hidden from Caffeine's iterator), so no eviction after
+ * a swap lacks its copy.
  * </pre>
  *
- * Writes that may enter a key run inside {@link #writing} so a rebuild can wait for them
- * ({@link InFlightWrites}). Stand-in computes record what Caffeine's statistics counted for them
- * in {@link SyntheticStats}.
+ * <p>Statistics. Plain writes go to Caffeine's plain operations, so {@code recordStats()} counts
+ * what plain Caffeine counts (no stand-in computes counted as loads); user functions run in the
+ * same Caffeine computes as unguarded, counted as Caffeine counts them.
  *
  * <p>Thread-safe.
  *
@@ -38,156 +77,171 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GuardedWrites<K, V> {
 
-  /** A slot a compute function writes its observation into. */
-  private static final class Slot<T> {
-    @Nullable T value;
-    boolean flag;
-  }
-
   private final ConcurrentMap<K, V> map;
   private final Policy<K, V> policy;
   private final CuckooGuard<K> guard;
-  private final InFlightWrites inFlight;
-  private final SyntheticStats synthetic;
+  private final ThreadLocal<GuardedCompute<K, V>> computes;
+  private final BiFunction<K, V, @Nullable V> putIfAbsent;
 
-  public GuardedWrites(Cache<K, V> raw, CuckooGuard<K> guard, InFlightWrites inFlight, SyntheticStats synthetic) {
+  public GuardedWrites(Cache<K, V> raw, CuckooGuard<K> guard) {
     this.map = raw.asMap();
     this.policy = raw.policy();
     this.guard = guard;
-    this.inFlight = inFlight;
-    this.synthetic = synthetic;
+    this.computes = ThreadLocal.withInitial(() -> new GuardedCompute<>(guard));
+    this.putIfAbsent = map::putIfAbsent;
   }
 
   public CuckooGuard<K> guard() {
     return guard;
   }
 
-  public SyntheticStats synthetic() {
-    return synthetic;
-  }
-
-  /** Runs {@code write}, which may call {@code keyEntered}, as a tracked in-flight write. */
-  public <R> R writing(Supplier<R> write) {
-    int ticket = inFlight.enter();
-    try {
-      return write.get();
-    } finally {
-      inFlight.exit(ticket);
-    }
-  }
-
-  /** Wraps a loading function so that a non-null result enters its key (run inside a compute). */
-  public Function<K, @Nullable V> entering(Function<? super K, ? extends @Nullable V> load) {
-    return key -> {
-      V value = load.apply(key);
-      if (value != null) {
-        guard.keyEntered(key);
-      }
-      return value;
-    };
+  /** This thread's compute function, or a fresh one inside another compute; release it after. */
+  private GuardedCompute<K, V> compute() {
+    return computes.get().acquire();
   }
 
   /**
-   * Wraps a remapping function so that the entry's creation enters its key and its removal
-   * leaves it (run inside a compute).
-   */
-  public BiFunction<K, @Nullable V, @Nullable V> tracking(
-      BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remap) {
-    return (key, old) -> track(key, old, remap.apply(key, old));
-  }
-
-  private @Nullable V track(K key, @Nullable V old, @Nullable V next) {
-    if (old == null) {
-      if (next != null) {
-        guard.keyEntered(key);
-      }
-    } else if (next == null) {
-      guard.keyLeft(key);
-    }
-    return next;
-  }
-
-  /**
-   * {@code Map.put}: the previous value, or null if the key was absent.
+   * A plain Caffeine write that creates the entry if it returns null (put, putIfAbsent and their
+   * variable-expiry forms), run as an enter of {@code key}.
    *
-   * @param standIn whether Caffeine's load statistics for the compute are to be taken back (a
-   *     put), or kept (the entries of a bulk load)
+   * @return what {@code write} returned: the live value it found, or null if it created the entry
    */
-  public @Nullable V put(K key, V value, boolean standIn) {
+  @Nullable V enter(K key, V value, BiFunction<K, V, @Nullable V> write) {
+    PendingEnter<K> enter = guard.beginEnter(key);
+    V previous;
+    try {
+      previous = write.apply(key, value);
+    } catch (RuntimeException e) {
+      enter.abort(); // Caffeine throws only before publishing (weigher, expiry)
+      throw e;
+    } catch (Error e) {
+      enter.visible(); // outcome unknown: keep the fingerprint (at worst a false positive)
+      throw e;
+    }
+    if (previous == null) {
+      enter.visible();
+    } else {
+      enter.abort();
+    }
+    return previous;
+  }
+
+  /**
+   * {@code Map.put}: the previous live value, or null if the key was absent (or expired). A live
+   * key is replaced without touching the filter; else the value is inserted as an enter, and if
+   * another writer created the key in between, replaced again.
+   */
+  public @Nullable V put(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    Slot<V> previous = new Slot<>();
-    writing(() -> map.compute(key, (k, old) -> {
-      long start = synthetic.start();
-      previous.value = old;
-      if (old == null) {
-        guard.keyEntered(k);
+    while (true) {
+      V replaced = map.replace(key, value);
+      if (replaced != null || enter(key, value, putIfAbsent) == null) {
+        return replaced;
       }
-      if (standIn) {
-        synthetic.loaded(start, true);
-      }
-      return value;
-    }));
-    return previous.value;
+    }
   }
 
   /** {@code Map.putIfAbsent}: the present value, or null if {@code value} was inserted. */
   public @Nullable V putIfAbsent(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    Slot<V> inserted = new Slot<>();
-    V current = writing(() -> map.computeIfAbsent(key, k -> {
-      long start = synthetic.start();
-      synthetic.missed();
-      guard.keyEntered(k);
-      inserted.flag = true;
-      synthetic.loaded(start, true);
-      return value;
-    }));
-    if (inserted.flag) {
-      return null;
+    return enter(key, value, putIfAbsent);
+  }
+
+  /**
+   * {@code Cache.get(k, fn)}, {@code LoadingCache.get} and {@code Map.computeIfAbsent} (the same
+   * Caffeine call, counted alike): enters the key if {@code function} creates the entry.
+   */
+  public @Nullable V computeIfAbsent(K key, Function<? super K, ? extends @Nullable V> function) {
+    requireNonNull(key, "key");
+    requireNonNull(function, "mappingFunction");
+    GuardedCompute<K, V> c = compute().loading(function);
+    try {
+      return c.published(map.computeIfAbsent(key, c.mapping));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
+    } finally {
+      c.release();
     }
-    synthetic.hit();
-    return current;
   }
 
   /** {@code Map.compute} with the user's function; enters or leaves the key as the entry does. */
-  public @Nullable V compute(K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remap) {
+  public @Nullable V compute(K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
-    requireNonNull(remap, "remappingFunction");
-    return writing(() -> map.compute(key, tracking(remap)));
+    requireNonNull(function, "remappingFunction");
+    GuardedCompute<K, V> c = compute().remapping(function);
+    try {
+      return c.published(map.compute(key, c.remapping));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
+    } finally {
+      c.release();
+    }
+  }
+
+  /**
+   * {@code VarExpiration.compute}: as {@link #compute}, giving a written entry {@code duration}.
+   */
+  public @Nullable V compute(K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function,
+      Policy.VarExpiration<K, V> expiration, Duration duration) {
+    requireNonNull(key, "key");
+    requireNonNull(function, "remappingFunction");
+    GuardedCompute<K, V> c = compute().remapping(function);
+    try {
+      return c.published(expiration.compute(key, c.remapping, duration));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
+    } finally {
+      c.release();
+    }
   }
 
   /** {@code Map.computeIfPresent}; leaves the key if the function removes the entry. */
-  public @Nullable V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends @Nullable V> remap) {
+  public @Nullable V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
-    requireNonNull(remap, "remappingFunction");
-    // Tracked although it never enters: the user's function may call the guard, and a rebuild it
-    // triggers on this thread must see that it runs inside a cache write.
-    return writing(() -> map.computeIfPresent(key, (k, old) -> track(k, old, remap.apply(k, old))));
+    requireNonNull(function, "remappingFunction");
+    GuardedCompute<K, V> c = compute().remapping(function);
+    try {
+      return c.published(map.computeIfPresent(key, c.remapping));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
+    } finally {
+      c.release();
+    }
   }
 
-  /** {@code Map.computeIfAbsent}; enters the key if the function creates the entry. */
-  public @Nullable V computeIfAbsent(K key, Function<? super K, ? extends @Nullable V> load) {
-    requireNonNull(key, "key");
-    requireNonNull(load, "mappingFunction");
-    return writing(() -> map.computeIfAbsent(key, entering(load)));
-  }
-
-  /** {@code Map.merge}, as a compute (Caffeine's merge would insert without a hook). */
-  public @Nullable V merge(K key, V value, BiFunction<? super V, ? super V, ? extends @Nullable V> remap) {
+  /**
+   * {@code Map.merge} as Caffeine's: inserts {@code value} into an absent key (a plain
+   * putIfAbsent, no load counted), else remaps the live value inside {@code computeIfPresent}
+   * (counted as a load, as Caffeine's merge counts it); retries if the key appears or vanishes in
+   * between, as {@code ConcurrentMap.merge} does.
+   */
+  public @Nullable V merge(K key, V value, BiFunction<? super V, ? super V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    requireNonNull(remap, "remappingFunction");
-    return writing(() -> map.compute(key, (k, old) -> {
-      if (old == null) {
-        // Caffeine's own merge records no load when it inserts the given value.
-        long start = synthetic.start();
-        synthetic.loaded(start, true);
-        return track(k, null, value);
+    requireNonNull(function, "remappingFunction");
+    GuardedCompute<K, V> c = compute().merging(function, value);
+    try {
+      while (true) {
+        V merged = c.published(map.computeIfPresent(key, c.remapping));
+        if (c.ran()) {
+          return merged;
+        }
+        if (enter(key, value, putIfAbsent) == null) {
+          return value;
+        }
       }
-      return track(k, old, remap.apply(old, value));
-    }));
+    } catch (RuntimeException | Error e) {
+      c.failed(e);
+      throw e;
+    } finally {
+      c.release();
+    }
   }
 
   /** {@code Map.remove(key)}: removes a live entry and leaves its key; the removed value or null. */
@@ -195,22 +249,19 @@ public final class GuardedWrites<K, V> {
     requireNonNull(key, "key");
     @SuppressWarnings("unchecked")
     K k = (K) key;
-    Slot<V> removed = new Slot<>();
-    map.computeIfPresent(k, (kk, old) -> {
-      long start = synthetic.start();
-      removed.value = old;
-      guard.keyLeft(kk);
-      synthetic.loaded(start, false);
-      return null;
-    });
-    return removed.value;
+    if (policy.getIfPresentQuietly(k) == null) {
+      return null; // absent or expired (an expired entry leaves when Caffeine evicts it)
+    }
+    try (PendingLeave<K> leave = guard.beginLeave(k)) {
+      V removed = map.remove(k);
+      if (removed != null) {
+        leave.gone();
+      }
+      return removed;
+    }
   }
 
-  /**
-   * {@code Map.remove(key, value)}. A quiet pre-check keeps a mismatch from touching the entry; a
-   * value changed between the check and the lock is returned unchanged by the compute (which
-   * then counts as a write for expiry, the only difference from Caffeine's own).
-   */
+  /** {@code Map.remove(key, value)}: removes the entry only if it holds {@code value}. */
   public boolean remove(Object key, @Nullable Object value) {
     requireNonNull(key, "key");
     if (value == null) {
@@ -222,19 +273,13 @@ public final class GuardedWrites<K, V> {
     if (current == null || !value.equals(current)) {
       return false;
     }
-    Slot<V> removed = new Slot<>();
-    map.computeIfPresent(k, (kk, old) -> {
-      long start = synthetic.start();
-      boolean matches = value.equals(old);
-      synthetic.loaded(start, !matches);
-      if (!matches) {
-        return old;
+    try (PendingLeave<K> leave = guard.beginLeave(k)) {
+      boolean removed = map.remove(k, value);
+      if (removed) {
+        leave.gone();
       }
-      guard.keyLeft(kk);
-      removed.flag = true;
-      return null;
-    });
-    return removed.flag;
+      return removed;
+    }
   }
 
   /** {@code Map.replace(key, value)}: never creates an entry, so it goes straight to Caffeine. */
@@ -247,17 +292,12 @@ public final class GuardedWrites<K, V> {
     return map.replace(key, oldValue, newValue);
   }
 
-  /** {@code Map.replaceAll}: a per-key computeIfPresent that may not remove. */
+  /**
+   * {@code Map.replaceAll}: straight to Caffeine, which neither creates nor removes a live entry
+   * there (a null from the function throws; expired entries are evicted through the listener).
+   */
   public void replaceAll(BiFunction<? super K, ? super V, ? extends V> function) {
-    requireNonNull(function, "function");
-    for (K key : map.keySet()) {
-      writing(() -> map.computeIfPresent(key, (k, old) -> {
-        long start = synthetic.start();
-        V next = requireNonNull(function.apply(k, old), "replaceAll function returned null");
-        synthetic.loaded(start, true);
-        return next;
-      }));
-    }
+    map.replaceAll(function);
   }
 
   /**

@@ -136,7 +136,7 @@ public final class FilterState<K> {
     try {
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        r.hold(key, RebuildState.LEAVING);
+        r.holdForLeave(key);
       }
       begin(key, LEAVE);
     } finally {

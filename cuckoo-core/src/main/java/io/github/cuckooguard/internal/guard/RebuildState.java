@@ -25,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  *
  *   hold(k, kind)     F2.add(k); held[k][kind]++
  *       ENTERING: an enter that begins during the rebuild, or is in flight at install
- *       LEAVING:  a leave that begins during the rebuild, or is in flight at install
+ *       LEAVING:  a leave that begins during the rebuild, or is in flight at install; a leave
+ *                 that begins during the rebuild takes over a VISIBLE copy if there is one (the
+ *                 visible incarnation is the one leaving) instead of adding a copy
  *       VISIBLE:  a keyEntered during the rebuild; a key whose F1 insert failed (at install)
  *   becameVisible     an enter's visible() moves its copy ENTERING -> VISIBLE; a leave's
  *                     cancel() moves LEAVING -> VISIBLE (the incarnation stays, so does its copy)
@@ -162,6 +164,35 @@ public final class RebuildState<K> {
       return state;
     });
     return true;
+  }
+
+  /**
+   * A leave of {@code key} begins during the rebuild. The leaving incarnation is the visible one:
+   * if a copy is held for a visible incarnation, the leave takes that copy over (VISIBLE to
+   * LEAVING); otherwise (the incarnation predates the rebuild) F2 gets a new copy for it.
+   *
+   * @return false if the rebuild has failed (now or before)
+   */
+  public boolean holdForLeave(K key) {
+    if (failure != null) {
+      return false;
+    }
+    boolean[] added = new boolean[1];
+    touched.compute(key, (k, s) -> {
+      KeyState state = s == null ? new KeyState() : s;
+      if (state.held[VISIBLE] > 0) {
+        state.held[VISIBLE]--;
+      } else if (next.add(k)) {
+        added[0] = true;
+      } else {
+        fail(new IllegalStateException("the filter being rebuilt is full (" + next.info()
+            + "); it could not grow further"));
+        return state;
+      }
+      state.held[LEAVING]++;
+      return state;
+    });
+    return failure == null || added[0];
   }
 
   /**

@@ -2,7 +2,6 @@ package io.github.cuckooguard.hibernate.internal;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
-import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Collections;
@@ -10,13 +9,9 @@ import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.hibernate.SessionEventListener;
 import org.hibernate.Transaction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback;
-import org.hibernate.resource.jdbc.internal.LogicalConnectionProvidedImpl;
-import org.hibernate.resource.jdbc.spi.LogicalConnectionImplementor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +47,11 @@ final class BulkWrites {
   private final Map<EntityGuards, Integer> holds = new IdentityHashMap<>();
   private final Set<EntityGuards> untracked =
       Collections.newSetFromMap(new IdentityHashMap<>());
+  private final SessionReleases releases;
+
+  BulkWrites(SessionReleases releases) {
+    this.releases = releases;
+  }
 
   /** A Hibernate transaction began on this thread. */
   void transactionBegan(@Nullable Transaction transaction) {
@@ -131,94 +131,38 @@ final class BulkWrites {
   }
 
   /**
-   * An entity write outside a transaction (an insert or upsert of a {@code StatelessSession}
-   * without one) is about to run. When its row becomes visible to other connections depends on
-   * the connection's auto-commit setting and pool: with auto-commit off, Hibernate's built-in
-   * pool commits when the connection is given back (it switches auto-commit on), other pools may
-   * roll back. So the entity is held, and stale, until the session has ended <em>and</em> given
-   * its connection back, then marked stale again: the rebuild that clears pass-through starts
-   * after the row is visible. Two earlier release points were too early, each seen in CI as a
-   * false negative: POST_INSERT (before any commit), and {@code SessionEventListener.end()}
-   * alone (Hibernate calls it before it closes the session's JDBC coordinator).
-   *
-   * <p>A connection in auto-commit mode committed the write as it ran: released when the session
-   * ends. A connection the application supplied, with auto-commit off, is never given back to
-   * Hibernate: its write is treated like an unobserved bulk statement (held until {@code
-   * markStale(entity)}).
+   * An entity write outside a transaction whose rows nothing reports (an upsert, or an insert of
+   * an id the INSERT itself generates) is about to run: holds {@code entity}, and marks it stale,
+   * until the session has ended and given its connection back ({@link SessionReleases}), then
+   * marks it stale again, so that the rebuild that clears pass-through starts after the row is
+   * visible. On a connection the application supplied, with auto-commit off, only the
+   * application knows when the write commits: the entity stays held until {@code
+   * markStale(entity)}.
    */
   void holdUntilSessionEnds(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
-    session.getEventListenerManager().addListener(new SessionHold(entity, session, reason));
-    entity.markStale(reason);
-  }
-
-  /** Releases one {@link #holdUntilSessionEnds} hold once the session ended and let go of its connection. */
-  private final class SessionHold implements SessionEventListener {
-    private final EntityGuards entity;
-    private final SharedSessionContractImplementor session;
-    private final String reason;
-    private final AtomicBoolean released = new AtomicBoolean();
-    private volatile boolean ended;
-
-    SessionHold(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
-      this.entity = entity;
-      this.session = session;
-      this.reason = reason;
-    }
-
-    @Override
-    public void end() {
-      ended = true;
-      LogicalConnectionImplementor connection = session.getJdbcCoordinator().getLogicalConnection();
-      if (!connection.isPhysicallyConnected() || Boolean.TRUE.equals(autoCommit(connection))) {
-        releaseOnce(); // given back, never taken, or committed as it ran: visible now
-      } else if (connection instanceof LogicalConnectionProvidedImpl) {
-        // the application's own connection, with auto-commit off: only the application knows
-        // when it commits
-        if (released.compareAndSet(false, true)) {
-          synchronized (BulkWrites.this) {
-            untracked.add(entity);
-          }
-          release(entity, 1);
-          LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": "
-              + reason + " on a connection the application supplied; the guard stays in"
-              + " pass-through until HibernateCuckooGuards.markStale(" + entity.entityName()
-              + ") is called after the change is committed");
-        }
-      }
-      // else: jdbcConnectionReleaseEnd follows, when the session closes its JDBC coordinator
-    }
-
-    @Override
-    public void jdbcConnectionReleaseEnd() {
-      if (ended) {
-        releaseOnce();
-      }
-    }
-
-    private void releaseOnce() {
-      if (released.compareAndSet(false, true)) {
+    releases.after(session, new SessionReleases.Action() {
+      @Override
+      public void committed() {
         release(entity, 1);
         entity.markStale(reason + " (its session ended and gave its connection back)");
       }
-    }
-  }
 
-  /**
-   * Whether {@code connection} commits each statement as it runs; null if it holds no physical
-   * connection or the driver would not say. Callers pick the safe reading of null.
-   */
-  static @Nullable Boolean autoCommit(LogicalConnectionImplementor connection) {
-    if (!connection.isPhysicallyConnected()) {
-      return null;
-    }
-    try {
-      return connection.getPhysicalConnection().getAutoCommit();
-    } catch (SQLException | RuntimeException unknown) {
-      return null;
-    }
+      @Override
+      public void unknown() {
+        synchronized (BulkWrites.this) {
+          untracked.add(entity);
+        }
+        release(entity, 1);
+        LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": " + reason
+            + " on a connection the application supplied; the guard stays in pass-through until"
+            + " HibernateCuckooGuards.markStale(" + entity.entityName() + ") is called after the"
+            + " change is committed");
+      }
+    });
+    entity.markStale(reason);
   }
 
   private synchronized void release(EntityGuards entity, int count) {

@@ -1,5 +1,6 @@
 package io.github.cuckooguard.hibernate.internal;
 
+import io.github.cuckooguard.GuardSpec;
 import io.github.cuckooguard.hibernate.CuckooGuardSettings;
 import io.github.cuckooguard.hibernate.GuardedEntity;
 import java.lang.System.Logger;
@@ -126,14 +127,10 @@ public final class CuckooGuardIntegrator implements Integrator {
         continue; // the root's own annotation wins over subclasses' and over the settings
       }
       checkNoRestriction(entity.getRootClass());
-      String where = annotation == null ? null : "@GuardedEntity on " + entity.getEntityName();
-      long expectedRows = annotation == null || annotation.expectedRows() == 0
-          ? settings.expectedRows()
-          : GuardSettings.checkExpectedRows(annotation.expectedRows(), where);
-      double fpp = annotation == null || annotation.fpp() == 0
-          ? settings.fpp()
-          : GuardSettings.checkFpp(annotation.fpp(), where);
-      byRoot.put(rootName, new EntityConfig(rootName, expectedRows, fpp));
+      GuardSpec spec = annotation == null ? settings.spec()
+          : GuardSettings.withOverrides(settings.spec(), annotation.expectedInsertions(),
+              annotation.fpp(), "@GuardedEntity on " + entity.getEntityName());
+      byRoot.put(rootName, new EntityConfig(rootName, spec));
       fromRootAnnotation.put(rootName, annotation != null && isRoot);
     }
     if (!unmatched.isEmpty()) {

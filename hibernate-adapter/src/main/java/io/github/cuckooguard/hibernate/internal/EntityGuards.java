@@ -55,10 +55,6 @@ public final class EntityGuards {
     return root.getEntityName();
   }
 
-  EntityPersister rootPersister() {
-    return root;
-  }
-
   IdKeys keys() {
     return keys;
   }
@@ -86,11 +82,6 @@ public final class EntityGuards {
     Object key = tenantId == null ? NO_TENANT : tenantId;
     TenantGuard existing = byTenant.get(key);
     return existing != null ? existing : byTenant.computeIfAbsent(key, k -> create(tenantId));
-  }
-
-  /** The guard for a tenant if it exists. */
-  @Nullable TenantGuard existing(@Nullable Object tenantId) {
-    return byTenant.get(tenantId == null ? NO_TENANT : tenantId);
   }
 
   List<TenantGuard> all() {
@@ -136,9 +127,7 @@ public final class EntityGuards {
     CuckooGuard.Builder<Object> builder =
         CuckooGuard.newBuilder(keys)
             .name(name)
-            .expectedInsertions(config.expectedRows())
-            .fpp(config.fpp())
-            .rebuildLoadThreshold(registry.settings().rebuildThreshold())
+            .spec(config.spec())
             .executor(registry.executor());
     for (RebuildListener listener : registry.rebuildListeners()) {
       builder.addListener(listener);

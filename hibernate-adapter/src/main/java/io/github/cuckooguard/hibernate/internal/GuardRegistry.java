@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the integration keeps for one session factory: the guarded entities, the warm-up
- * executor, the bulk-statement bookkeeping. Reached from the public API through the listeners
+ * executor, the bulk-statement bookkeeping, the sessions waiting to release their connection. Reached from the public API through the listeners
  * registered on the factory ({@link #of}).
  *
  * <p>Not API. Thread safety: thread-safe; the entity map is built once, on first use.
@@ -33,7 +33,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
   private final GuardSettings settings;
   private final List<EntityConfig> configs;
   private final WarmUpExecutor executor;
-  private final BulkWrites bulkWrites = new BulkWrites();
+  private final SessionReleases sessionReleases = new SessionReleases();
+  private final BulkWrites bulkWrites = new BulkWrites(sessionReleases);
   private final List<RebuildListener> rebuildListeners;
   private final Object readiness = new Object();
   private volatile @Nullable Map<String, EntityGuards> byName;
@@ -95,6 +96,10 @@ public final class GuardRegistry implements SessionFactoryObserver {
 
   BulkWrites bulkWrites() {
     return bulkWrites;
+  }
+
+  SessionReleases sessionReleases() {
+    return sessionReleases;
   }
 
   List<RebuildListener> rebuildListeners() {

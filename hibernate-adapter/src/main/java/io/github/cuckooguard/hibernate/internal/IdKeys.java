@@ -1,7 +1,7 @@
 package io.github.cuckooguard.hibernate.internal;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -139,7 +139,7 @@ final class IdKeys implements Funnel<Object> {
   }
 
   @Override
-  public void funnel(Object key, HashSink sink) {
+  public void funnel(Object key, KeySink sink) {
     if (key instanceof List<?> parts) {
       sink.putByte((byte) 1).putInt(parts.size());
       for (Object part : parts) {
@@ -150,7 +150,7 @@ final class IdKeys implements Funnel<Object> {
     }
   }
 
-  private static void funnelPart(Object part, HashSink sink) {
+  private static void funnelPart(Object part, KeySink sink) {
     if (part instanceof Long value) {
       sink.putByte((byte) 2).putLong(value);
     } else if (part instanceof String text) {

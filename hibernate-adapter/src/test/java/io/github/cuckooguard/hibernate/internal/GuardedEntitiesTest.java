@@ -75,11 +75,13 @@ class GuardedEntitiesTest {
         Book.class.getName(), Animal.class.getName(), Ledger.class.getName());
     EntityConfig book = configs.stream()
         .filter(c -> c.rootEntityName().equals(Book.class.getName())).findFirst().orElseThrow();
-    assertThat(book.expectedRows()).isEqualTo(10_000); // the annotation wins
-    assertThat(book.fpp()).isEqualTo(0.01);
+    assertThat(book.spec().expectedInsertions()).isEqualTo(10_000); // the annotation wins
+    assertThat(book.spec().fpp()).isEqualTo(0.01);
     EntityConfig ledger = configs.stream()
         .filter(c -> c.rootEntityName().equals(Ledger.class.getName())).findFirst().orElseThrow();
-    assertThat(ledger.fpp()).isEqualTo(0.02); // the setting's default
+    assertThat(ledger.spec().fpp()).isEqualTo(0.02); // the setting's default
+    assertThat(ledger.spec().expectedInsertions())
+        .isEqualTo(CuckooGuardSettings.DEFAULT_EXPECTED_INSERTIONS);
   }
 
   @Test
@@ -96,7 +98,8 @@ class GuardedEntitiesTest {
     Metadata metadata = metadata(BadFpp.class);
     assertThatThrownBy(() -> CuckooGuardIntegrator.guardedEntities(metadata, settings(Map.of())))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("BadFpp").hasMessageContaining("fpp = 2.0");
+        .hasMessageContaining("@GuardedEntity on").hasMessageContaining("BadFpp")
+        .hasMessageContaining("fpp (2.0)");
   }
 
   @Test

@@ -6,7 +6,7 @@ import jakarta.persistence.Id;
 
 /** Guarded by annotation; assigned {@code long} ids. */
 @Entity
-@GuardedEntity(expectedRows = 10_000, fpp = 0.01)
+@GuardedEntity(expectedInsertions = 10_000, fpp = 0.01)
 public class Book {
   @Id public Long id;
   public String title;

@@ -6,7 +6,7 @@ import jakarta.persistence.Id;
 
 /** Guarded; used by the concurrent churn test only. */
 @Entity
-@GuardedEntity(expectedRows = 1_000)
+@GuardedEntity(expectedInsertions = 1_000)
 public class Ticket {
   @Id public Long id;
   public int version;

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Finds the provider a guarded provider wraps, and knows which providers deliver every event of a
- * cache, from its creation on, in this process.
+ * cache, from its creation on, in this process, and in time.
  */
 public final class DelegateProviders {
 
@@ -26,7 +26,34 @@ public final class DelegateProviders {
       "org.ehcache.jsr107.EhcacheCachingProvider",
       "org.jsr107.ri.spi.RICachingProvider");
 
+  /**
+   * Providers that make every creation of their caches in this process and run synchronous
+   * listeners before the creating call returns (Caffeine's {@code CacheProxy} awaits them in every
+   * write; its {@code loadAll} reports completion before, which the guarded cache allows for). Not
+   * listed: Ehcache 3, whose ordered dispatch can let a write return before its own synchronous
+   * events ran, and distributed providers, where other members' creations arrive asynchronously.
+   * See {@link CacheGuard} for what the guarded cache does differently for these.
+   */
+  private static final Set<String> EVENTS_BEFORE_RETURN = Set.of(
+      "com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider",
+      "org.jsr107.ri.spi.RICachingProvider");
+
   private DelegateProviders() {}
+
+  /** Whether {@code provider}'s creations all report their Created event before the call returns. */
+  public static boolean eventsBeforeReturn(@Nullable CachingProvider provider) {
+    return provider != null && EVENTS_BEFORE_RETURN.contains(provider.getClass().getName());
+  }
+
+  /** {@link #eventsBeforeReturn(CachingProvider)} for the provider of {@code cache}, if it can be told. */
+  public static boolean eventsBeforeReturn(javax.cache.Cache<?, ?> cache) {
+    try {
+      javax.cache.CacheManager manager = cache.getCacheManager();
+      return manager != null && eventsBeforeReturn(manager.getCachingProvider());
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
 
   /** Whether a creation-time listener of a cache {@code provider} creates sees every entry of it. */
   public static boolean createsLocalCaches(CachingProvider provider) {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The synchronous listener a guarded cache registers on its delegate: Created events enter keys
- * into the guard. It subscribes to nothing else (see {@link CacheTracker} for why removals are not
- * followed), which also spares a distributed provider the traffic. It never throws: a failure
+ * into the guard. It subscribes to nothing else (removals are never learnt from events, see
+ * {@link CacheGuard}), which also spares a distributed provider the traffic. It never throws: a failure
  * marks the guard stale (pass-through until rebuilt) and is logged.
  *
  * @param <K> the key type
@@ -20,19 +20,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V> {
 
-  private final CacheTracker<K> tracker;
+  private final CacheGuard<K> guard;
 
-  private GuardListener(CacheTracker<K> tracker) {
-    this.tracker = tracker;
+  private GuardListener(CacheGuard<K> guard) {
+    this.guard = guard;
   }
 
   /**
-   * The listener configuration to register for {@code tracker}: synchronous, no old values, no
+   * The listener configuration to register for {@code guard}: synchronous, no old values, no
    * filter.
    */
-  public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheTracker<K> tracker) {
+  public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheGuard<K> guard) {
     return new MutableCacheEntryListenerConfiguration<>(
-        new ListenerFactory<>(new GuardListener<K, V>(tracker)), null, false, true);
+        new ListenerFactory<>(new GuardListener<K, V>(guard)), null, false, true);
   }
 
   /** Whether {@code configuration} is one made by {@link #configuration}. */
@@ -44,10 +44,10 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
   public void onCreated(Iterable<CacheEntryEvent<? extends K, ? extends V>> events) {
     try {
       for (CacheEntryEvent<? extends K, ? extends V> event : events) {
-        tracker.created(event.getKey());
+        guard.created(event.getKey());
       }
     } catch (RuntimeException | Error e) {
-      tracker.eventFailed("a Created event", e);
+      guard.failed("a Created event", e);
     }
   }
 
@@ -55,7 +55,7 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
   static final class Inert<K, V> implements CacheEntryListener<K, V> {}
 
   /**
-   * Hands out the one listener of its tracker. Serializable because some providers ship listener
+   * Hands out the one listener of its guard. Serializable because some providers ship listener
    * configurations to other processes (Hazelcast copies them into the cluster-wide cache
    * configuration, and a member that later opens the cache instantiates them). The listener is not
    * shipped: a copy creates an {@link Inert} listener that subscribes to no event, so another

@@ -1,7 +1,7 @@
 package io.github.cuckooguard.jcache.internal;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.util.UUID;
 
 /**
@@ -28,7 +28,7 @@ public enum ObjectFunnel implements Funnel<Object> {
   INSTANCE;
 
   @Override
-  public void funnel(Object key, HashSink sink) {
+  public void funnel(Object key, KeySink sink) {
     if (key instanceof String s) {
       sink.putString(s);
     } else if (key instanceof Long l) {

@@ -68,7 +68,7 @@ public class CatalogConfig {
         "hibernate.hbm2ddl.auto", "none",   // the table is created and loaded over JDBC
         "hibernate.session_factory.statement_inspector", meter,
         CuckooGuardSettings.ENABLED, String.valueOf(settings.guarded()),
-        CuckooGuardSettings.EXPECTED_ROWS, String.valueOf(settings.expectedRows()),
+        CuckooGuardSettings.EXPECTED_INSERTIONS, String.valueOf(settings.expectedRows()),
         CuckooGuardSettings.FPP, String.valueOf(settings.fpp())));
     return factory;
   }

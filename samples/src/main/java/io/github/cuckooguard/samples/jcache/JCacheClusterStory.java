@@ -130,7 +130,7 @@ public final class JCacheClusterStory {
 
       GuardedCachingProvider guardedProvider = new GuardedCachingProvider(cluster.provider(cluster.second));
       Properties properties = HazelcastCachingProvider.propertiesByInstanceItself(cluster.second);
-      properties.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_ENTRIES,
+      properties.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
           String.valueOf(options.entries() * 2L));
       properties.setProperty(GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(options.fpp()));
       Cache<String, String> app = guardedProvider.getCacheManager(null, null, properties)

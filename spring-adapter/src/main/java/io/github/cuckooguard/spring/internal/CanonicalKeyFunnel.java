@@ -1,9 +1,10 @@
 package io.github.cuckooguard.spring.internal;
 
-import com.dynatrace.hash4j.hashing.HashSink;
 import io.github.cuckooguard.Funnel;
+import io.github.cuckooguard.KeySink;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import org.springframework.util.ClassUtils;
 
 /**
  * The funnel of the guards declared with {@code @CuckooGuarded}, whose keys come from SpEL
@@ -21,6 +22,10 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
   static final String SUPPORTED =
       "Long, Integer, Short, Byte, CharSequence (String), UUID, byte[] or an enum";
 
+  private static final Class<?>[] ACCEPTED = {
+    Long.class, Integer.class, Short.class, Byte.class, String.class, UUID.class, byte[].class, Enum.class
+  };
+
   /**
    * Whether {@code key} has a type this funnel accepts.
    *
@@ -37,8 +42,25 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
         || key instanceof Enum<?>;
   }
 
+  /**
+   * Whether a value of the declared type {@code type} may be a key this funnel accepts: false only
+   * if no accepted type is assignable to it (a {@code LocalDate}, a {@code double}).
+   */
+  static boolean mayHold(Class<?> type) {
+    Class<?> boxed = ClassUtils.resolvePrimitiveIfNecessary(type);
+    if (CharSequence.class.isAssignableFrom(boxed) || Enum.class.isAssignableFrom(boxed)) {
+      return true;
+    }
+    for (Class<?> accepted : ACCEPTED) {
+      if (boxed.isAssignableFrom(accepted)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   @Override
-  public void funnel(Object key, HashSink sink) {
+  public void funnel(Object key, KeySink sink) {
     if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof Byte) {
       sink.putLong(((Number) key).longValue());
     } else if (key instanceof CharSequence chars) {

@@ -5,6 +5,7 @@ import io.github.cuckooguard.spring.GuardKeySource;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,6 +52,7 @@ public final class GuardBeanRegistrar
 
   private @Nullable ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
   private @Nullable BeanFactory beanFactory;
+  private final Set<Class<?>> declaringTypes = new LinkedHashSet<>();
 
   @Override
   public void setBeanClassLoader(ClassLoader classLoader) {
@@ -84,7 +86,7 @@ public final class GuardBeanRegistrar
         if (guard.configuresGuard()) {
           throw new IllegalStateException("A bean named '" + guard.name() + "' already exists, so "
               + "@CuckooGuarded on " + guard.declaredBy() + " uses it and may only name it; move "
-              + "expectedInsertions, fpp, keySource, startsEmpty and @GuardKeySource to that bean.");
+              + "expectedInsertions, fpp, spec, keySource, startsEmpty and @GuardKeySource to that bean.");
         }
         continue;
       }
@@ -108,9 +110,18 @@ public final class GuardBeanRegistrar
         || registry instanceof SingletonBeanRegistry singletons && singletons.containsSingleton(name);
   }
 
-  private static void collect(
+  /** The bean types that declare {@link CuckooGuarded}, for the startup check of their methods. */
+  Set<Class<?>> declaringTypes() {
+    return Set.copyOf(declaringTypes);
+  }
+
+  private void collect(
       String beanName, Class<?> type, Map<String, GuardDeclaration> guards, Map<Class<?>, String> entities) {
     CuckooGuarded declared = AnnotatedElementUtils.findMergedAnnotation(type, CuckooGuarded.class);
+    WritePathCheck.check(type, declared);
+    if (declared != null) {
+      declaringTypes.add(type);
+    }
     if (declared != null && declared.entity() != void.class) {
       checkEntityDeclaration(declared, type);
       entities.merge(declared.entity(), type.getName(), (a, b) -> a.equals(b) ? a : a + ", " + b);
@@ -161,6 +172,9 @@ public final class GuardBeanRegistrar
     }
     if (declared.fpp() != CuckooGuarded.UNSET) {
       set.add("fpp");
+    }
+    if (!declared.spec().isEmpty()) {
+      set.add("spec");
     }
     if (!declared.keySource().isEmpty()) {
       set.add("keySource");

@@ -18,6 +18,7 @@ final class GuardDeclaration {
   private final List<String> declaredBy = new ArrayList<>();
   private long expectedInsertions = CuckooGuarded.UNSET;
   private double fpp = CuckooGuarded.UNSET;
+  private String specBean = "";
   private String keySourceBean = "";
   private boolean startsEmpty;
   private KeyScan.@Nullable OfMethod keyScanMethod;
@@ -36,6 +37,11 @@ final class GuardDeclaration {
 
   double fpp() {
     return fpp;
+  }
+
+  /** The name of the {@code GuardSpec} bean, or empty. */
+  String specBean() {
+    return specBean;
   }
 
   boolean startsEmpty() {
@@ -59,6 +65,12 @@ final class GuardDeclaration {
     expectedInsertions = agree("expectedInsertions", expectedInsertions, annotation.expectedInsertions(),
         CuckooGuarded.UNSET, where);
     fpp = agree("fpp", fpp, annotation.fpp(), (double) CuckooGuarded.UNSET, where);
+    specBean = agree("spec", specBean, annotation.spec(), "", where);
+    if (!specBean.isEmpty() && (expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET)) {
+      throw new IllegalStateException("Guard '" + name + "' is declared with spec = \"" + specBean + "\" and with "
+          + "expectedInsertions or fpp (by " + declaredBy() + (declaredBy.isEmpty() ? "" : ", ") + where + "); the "
+          + "GuardSpec bean holds every setting: set them there, or drop spec.");
+    }
     keySourceBean = agree("keySource", keySourceBean, annotation.keySource(), "", where);
     startsEmpty = agree("startsEmpty", startsEmpty, annotation.startsEmpty(), false, where);
     declaredBy.add(where);
@@ -95,7 +107,7 @@ final class GuardDeclaration {
 
   /** Whether anything beyond the name is configured (not allowed for a guard bean of your own). */
   boolean configuresGuard() {
-    return expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET
+    return expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET || !specBean.isEmpty()
         || !keySourceBean.isEmpty() || startsEmpty || keyScanMethod != null;
   }
 

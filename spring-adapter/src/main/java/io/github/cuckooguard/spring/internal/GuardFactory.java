@@ -1,6 +1,7 @@
 package io.github.cuckooguard.spring.internal;
 
 import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.GuardSpec;
 import io.github.cuckooguard.KeySource;
 import io.github.cuckooguard.spring.CuckooGuarded;
 import org.jspecify.annotations.Nullable;
@@ -37,38 +38,54 @@ final class GuardFactory {
   }
 
   private static CuckooGuard<Object> create(GuardDeclaration guard, @Nullable KeyScan scan, BeanFactory beanFactory) {
-    CuckooGuard.Builder<Object> builder = CuckooGuard.newBuilder(CanonicalKeyFunnel.INSTANCE).name(guard.name());
-    try {
-      if (guard.expectedInsertions() != CuckooGuarded.UNSET) {
-        builder.expectedInsertions(guard.expectedInsertions());
-      }
-      if (guard.fpp() != CuckooGuarded.UNSET) {
-        builder.fpp(guard.fpp());
-      }
-    } catch (IllegalArgumentException ex) {
-      throw new IllegalStateException("@CuckooGuarded(name = \"" + guard.name() + "\") on "
-          + guard.declaredBy() + ": " + ex.getMessage(), ex);
-    }
+    CuckooGuard.Builder<Object> builder = CuckooGuard.newBuilder(CanonicalKeyFunnel.INSTANCE).name(guard.name())
+        .spec(spec(guard, beanFactory));
     if (scan == null) {
       return builder.build();
     }
     if (scan instanceof KeyScan.OfBean bean) {
       checkKeySourceBean(guard, bean.beanName(), beanFactory);
     }
-    GuardRegistry registry = beanFactory.getBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME, GuardRegistry.class);
     ContextReadyGate gate = beanFactory.getBean(ProxyCuckooGuardConfiguration.GATE_BEAN_NAME, ContextReadyGate.class);
-    WriteJournal journal = registry.journal(guard.name());
     SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("cuckoo-guard-" + guard.name() + "-");
     executor.setDaemon(true);
-    CuckooGuard<Object> built = builder
-        .keySource(new KeyScanSource(scan, beanFactory, gate, journal))
-        .executor(executor)
-        .addListener(new GuardRebuildListener(guard.name(), journal, !guard.startsEmpty()))
-        .build();
-    if (!guard.startsEmpty()) {
-      built.markStale("warm-up from " + scan.describe() + " once the application context is refreshed");
+    builder.keySource(new KeyScanSource(scan, beanFactory, gate)).executor(executor);
+    if (guard.startsEmpty()) {
+      return builder.build();
     }
+    CuckooGuard<Object> built = builder.addListener(new WarmUpLog(guard.name())).build();
+    built.markStale("warm-up from " + scan.describe() + " once the application context is refreshed");
     return built;
+  }
+
+  /**
+   * The settings of the guard: the {@code GuardSpec} bean named by {@code spec}, or the
+   * annotation's {@code expectedInsertions} and {@code fpp} (each unset one keeps the default of
+   * {@link GuardSpec}).
+   */
+  private static GuardSpec spec(GuardDeclaration guard, BeanFactory beanFactory) {
+    String what = "@CuckooGuarded(name = \"" + guard.name() + "\") on " + guard.declaredBy();
+    if (!guard.specBean().isEmpty()) {
+      String name = guard.specBean();
+      if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, GuardSpec.class)) {
+        throw new IllegalStateException(what + ": spec = \"" + name + "\" is not the name of a GuardSpec bean"
+            + (beanFactory.containsBean(name) ? " (it is a " + beanFactory.getType(name) + ")" : " (there is no such bean)")
+            + ". Define @Bean GuardSpec " + name + "() { return GuardSpec.newBuilder()….build(); }.");
+      }
+      return beanFactory.getBean(name, GuardSpec.class);
+    }
+    try {
+      GuardSpec.Builder spec = GuardSpec.newBuilder();
+      if (guard.expectedInsertions() != CuckooGuarded.UNSET) {
+        spec.expectedInsertions(guard.expectedInsertions());
+      }
+      if (guard.fpp() != CuckooGuarded.UNSET) {
+        spec.fpp(guard.fpp());
+      }
+      return spec.build();
+    } catch (IllegalArgumentException | IllegalStateException ex) {
+      throw new IllegalStateException(what + ": " + ex.getMessage(), ex);
+    }
   }
 
   private static void checkKeySourceBean(GuardDeclaration guard, String name, BeanFactory beanFactory) {

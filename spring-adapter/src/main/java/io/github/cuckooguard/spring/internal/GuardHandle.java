@@ -7,21 +7,19 @@ import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 /**
- * A guard bean as the interceptor uses it: the guard, how an argument becomes a key of the
- * guard's key type, and the writes in flight. Immutable and thread-safe.
+ * A guard bean as the interceptor uses it: the guard, and how an argument becomes a key of the
+ * guard's key type. Immutable and thread-safe.
  */
 final class GuardHandle {
 
   private final String name;
   private final CuckooGuard<Object> guard;
   private final KeyType keyType;
-  private final WriteJournal journal;
 
-  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType, WriteJournal journal) {
+  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType) {
     this.name = name;
     this.guard = guard;
     this.keyType = keyType;
-    this.journal = journal;
   }
 
   String name() {
@@ -30,10 +28,6 @@ final class GuardHandle {
 
   CuckooGuard<Object> guard() {
     return guard;
-  }
-
-  WriteJournal journal() {
-    return journal;
   }
 
   /**
@@ -59,6 +53,13 @@ final class GuardHandle {
     }
 
     abstract Object toKey(String guard, Object value);
+
+    /**
+     * Checks when the context starts that keys of the declared type {@code type} can be keys.
+     *
+     * @throws IllegalStateException naming {@code where}, the guard and the type otherwise
+     */
+    void check(String where, String guard, Class<?> type) {}
   }
 
   private static final class Canonical extends KeyType {
@@ -72,6 +73,16 @@ final class GuardHandle {
             + "in the key expression, e.g. key = \"#user.id\"");
       }
       return value;
+    }
+
+    @Override
+    void check(String where, String guard, Class<?> type) {
+      if (!CanonicalKeyFunnel.mayHold(type)) {
+        throw new IllegalStateException(where + ": the key is a " + type.getName() + ", which guard '" + guard
+            + "' cannot take (it takes " + CanonicalKeyFunnel.SUPPORTED + "). Map the key to one of these "
+            + "in the key expression (e.g. key = \"#date.toEpochDay()\"), or define a CuckooGuard bean "
+            + "named '" + guard + "' with a Funnel for " + type.getSimpleName() + ".");
+      }
     }
   }
 
@@ -90,6 +101,15 @@ final class GuardHandle {
 
     Converted(Class<?> type) {
       this.type = type;
+    }
+
+    @Override
+    void check(String where, String guard, Class<?> declared) {
+      if (declared != Object.class && !CONVERSION.canConvert(declared, type)) {
+        throw new IllegalStateException(where + ": the key is a " + declared.getName() + ", but guard '" + guard
+            + "' takes " + type.getName() + " keys and there is no conversion between them. Map the key "
+            + "in the key expression, or declare the guard bean with the key type it is given.");
+      }
     }
 
     @Override

@@ -177,6 +177,9 @@ public final class GuardOperationSource {
       registry.checkGuard(guardName, where);
     }
     KeyResolver keyResolver = KeyResolver.create(kind.annotation(), declarations, key);
+    if (entity == null) {
+      registry.checkKeyType(guardName, where, keyResolver.staticType(targetClass));
+    }
     String name = Describe.method(method);
     return switch (kind) {
       case FIND -> new GuardOperation(kind, guardName, entity, keyResolver,
@@ -197,11 +200,7 @@ public final class GuardOperationSource {
    */
   private EntityGuardLookup.EntityGuard entityGuard(Kind kind, String where, Class<?> entity) {
     if (kind != Kind.FIND) {
-      throw new IllegalStateException(where + ": the repository is @CuckooGuarded(entity = "
-          + entity.getSimpleName() + ".class), whose guard hibernate-adapter keeps in step with "
-          + "every insert and committed delete of " + entity.getName() + " by itself; this "
-          + "annotation would count the write twice (a second remove can make another id a false "
-          + "negative). Remove it, or name a guard of its own with guard = \"…\".");
+      throw WritePathCheck.entityWriteRejected(where, entity);
     }
     return registry.entityGuard(entity, where);
   }

@@ -27,7 +27,6 @@ public final class GuardRegistry {
   private final BeanFactory beanFactory;
   private final BeanResolver beanResolver;
   private final ConcurrentMap<String, GuardHandle> handles = new ConcurrentHashMap<>();
-  private final ConcurrentMap<String, WriteJournal> journals = new ConcurrentHashMap<>();
 
   GuardRegistry(BeanFactory beanFactory) {
     this.beanFactory = beanFactory;
@@ -49,6 +48,18 @@ public final class GuardRegistry {
     if (!beanFactory.isTypeMatch(name, CuckooGuard.class)) {
       throw new IllegalStateException(where + ": the bean named '" + name + "' is a "
           + beanFactory.getType(name) + ", not a CuckooGuard. Rename the guard or the bean.");
+    }
+  }
+
+  /**
+   * Checks, without creating the guard, that keys of the declared type {@code type} fit the
+   * guard named {@code name} ({@code null}: not known before the call).
+   *
+   * @throws IllegalStateException naming {@code where}, the guard and the type otherwise
+   */
+  void checkKeyType(String name, String where, @Nullable Class<?> type) {
+    if (type != null) {
+      keyType(name).check(where, name, type);
     }
   }
 
@@ -84,7 +95,7 @@ public final class GuardRegistry {
   @SuppressWarnings("unchecked")
   private GuardHandle createHandle(String name) {
     CuckooGuard<Object> guard = beanFactory.getBean(name, CuckooGuard.class);
-    return new GuardHandle(name, guard, keyType(name), journal(name));
+    return new GuardHandle(name, guard, keyType(name));
   }
 
   private GuardHandle.KeyType keyType(String name) {
@@ -97,11 +108,6 @@ public final class GuardRegistry {
       return GuardHandle.KeyType.of(type.getGeneric(0).resolve());
     }
     return GuardHandle.KeyType.of(null);
-  }
-
-  /** The writes in flight of the guard named {@code name}. */
-  WriteJournal journal(String name) {
-    return journals.computeIfAbsent(name, n -> new WriteJournal());
   }
 
   /** Resolves {@code @bean} references in key expressions. */

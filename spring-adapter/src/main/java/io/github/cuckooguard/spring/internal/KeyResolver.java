@@ -1,6 +1,8 @@
 package io.github.cuckooguard.spring.internal;
 
 import io.github.cuckooguard.spring.GuardKey;
+import java.beans.PropertyDescriptor;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,20 +11,27 @@ import java.util.List;
 import java.util.Set;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeanUtils;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedMethod;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.CompoundExpression;
 import org.springframework.expression.spel.ast.FunctionReference;
+import org.springframework.expression.spel.ast.MethodReference;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -181,6 +190,74 @@ final class KeyResolver {
       context.setBeanResolver(beans);
     }
     return spel.getValue(context);
+  }
+
+  /**
+   * The declared type of the key, as far as it is known without arguments: the key parameter's
+   * type (resolved against {@code targetClass}), or the type at the end of a key expression of
+   * the form {@code #param}, {@code #p0}, {@code #param.property}, {@code #param.method()} (and
+   * chains of these); {@code null} for any other expression.
+   */
+  @Nullable Class<?> staticType(@Nullable Class<?> targetClass) {
+    Expression spel = expression;
+    if (spel == null) {
+      return ClassUtils.resolvePrimitiveIfNecessary(
+          ResolvableType.forMethodParameter(evaluationMethod, parameterIndex, targetClass).toClass());
+    }
+    if (!(spel instanceof SpelExpression parsed)) {
+      return null;
+    }
+    SpelNode ast = parsed.getAST();
+    List<SpelNode> chain = new ArrayList<>();
+    if (ast instanceof CompoundExpression) {
+      for (int i = 0; i < ast.getChildCount(); i++) {
+        chain.add(ast.getChild(i));
+      }
+    } else {
+      chain.add(ast);
+    }
+    if (!(chain.get(0) instanceof VariableReference variable)) {
+      return null;
+    }
+    int index = variableIndex(variable.toStringAST().substring(1));
+    if (index < 0) {
+      return null;
+    }
+    ResolvableType type = ResolvableType.forMethodParameter(evaluationMethod, index, targetClass);
+    for (SpelNode node : chain.subList(1, chain.size())) {
+      Class<?> owner = type.toClass();
+      Method accessor = null;
+      if (node instanceof PropertyOrFieldReference property) {
+        String name = property.getName();
+        PropertyDescriptor descriptor = BeanUtils.getPropertyDescriptor(owner, name);
+        accessor = descriptor != null ? descriptor.getReadMethod() : ReflectionUtils.findMethod(owner, name);
+        if (accessor == null) {
+          Field field = ReflectionUtils.findField(owner, name);
+          if (field == null) {
+            return null;
+          }
+          type = ResolvableType.forField(field, type);
+          continue;
+        }
+      } else if (node instanceof MethodReference method && method.getChildCount() == 0) {
+        accessor = ReflectionUtils.findMethod(owner, method.getName());
+      }
+      if (accessor == null || accessor.getParameterCount() != 0) {
+        return null;
+      }
+      type = ResolvableType.forMethodReturnType(accessor, owner);
+    }
+    return ClassUtils.resolvePrimitiveIfNecessary(type.toClass());
+  }
+
+  /** The parameter a variable of a key expression names, or -1. */
+  private int variableIndex(String variable) {
+    if (variable.matches("[pa]\\d+")) {
+      int index = Integer.parseInt(variable.substring(1));
+      return index < evaluationMethod.getParameterCount() ? index : -1;
+    }
+    String[] names = PARAMETER_NAMES.getParameterNames(evaluationMethod);
+    return names == null ? -1 : Arrays.asList(names).indexOf(variable);
   }
 
   /** What the key is, for messages: {@code key "#user.id"}, {@code the only parameter}. */

@@ -79,6 +79,13 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
     return new GuardOperationSource(registry, transactions);
   }
 
+  /** Checks the guarded methods of every declaring bean type, created or not, at startup. */
+  @Bean
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  GuardStartupCheck cuckooGuardStartupCheck(GuardBeanRegistrar registrar, GuardOperationSource operations) {
+    return new GuardStartupCheck(registrar, operations);
+  }
+
   /** The advice. */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

@@ -1,63 +1,56 @@
 package io.github.cuckooguard.spring.internal;
 
 import java.lang.reflect.Method;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
  * Where the interceptor meets transactions. With spring-tx on the class path (detected by class
- * presence, so that it stays an optional dependency) adds are undone on rollback and removes wait
- * for the commit; without it there are no transactions to wait for, and both apply at once.
+ * presence, so that it stays an optional dependency) the end of a guarded write waits for the
+ * transaction active at the call; without it there are no transactions to wait for.
  */
 interface TransactionHooks {
 
-  /** Hooks for this class path: spring-tx's synchronizations if present, otherwise immediate. */
+  /** How the transaction of a guarded write ended. */
+  enum Outcome {
+    COMMITTED,
+    ROLLED_BACK,
+    /** Neither is known (a heuristic outcome, a failed commit): the write may or may not stand. */
+    UNKNOWN
+  }
+
+  /** Hooks for this class path: spring-tx's synchronizations if present, otherwise none. */
   static TransactionHooks detect(@Nullable ClassLoader classLoader) {
     return ClassUtils.isPresent("org.springframework.transaction.support.TransactionSynchronizationManager", classLoader)
         ? new SpringTransactionHooks()
-        : Immediate.INSTANCE;
+        : None.INSTANCE;
   }
 
   /**
-   * If a transaction is active now, arranges for {@code undo} to run if it rolls back, and for
-   * {@code last} to run when it completes either way, after {@code undo}. A transaction that the
-   * guarded method itself starts later is not seen here.
+   * If a transaction is active now (a real one, whose rollback undoes the writes made in it),
+   * arranges for {@code completion} to be called once with its outcome. A transaction that the
+   * guarded method itself starts later is not seen here: it has ended when the method returns.
    *
    * @return false if no transaction is active: nothing was registered
    */
-  boolean afterRollback(Runnable undo, Runnable last);
-
-  /**
-   * Runs {@code action} after the active transaction commits (never if it rolls back or ends in
-   * an unknown state), or now if none is active; runs {@code last} in every case, after
-   * {@code action}.
-   */
-  void afterCommit(Runnable action, Runnable last);
+  boolean onCompletion(Consumer<Outcome> completion);
 
   /**
    * Checks when the context starts that a guarded add takes part in the caller's transaction.
    *
    * @throws IllegalStateException if the method starts a transaction of its own inside the
-   *     caller's, so that the caller's rollback would undo an add whose row was committed
+   *     caller's, so that the caller's rollback would abort an enter whose row was committed
    */
   void checkAddPropagation(String where, Method method, @Nullable Class<?> targetClass);
 
-  /** No spring-tx: nothing to wait for. */
-  enum Immediate implements TransactionHooks {
+  /** No spring-tx: no transactions. */
+  enum None implements TransactionHooks {
     INSTANCE;
 
     @Override
-    public boolean afterRollback(Runnable undo, Runnable last) {
+    public boolean onCompletion(Consumer<Outcome> completion) {
       return false;
-    }
-
-    @Override
-    public void afterCommit(Runnable action, Runnable last) {
-      try {
-        action.run();
-      } finally {
-        last.run();
-      }
     }
 
     @Override

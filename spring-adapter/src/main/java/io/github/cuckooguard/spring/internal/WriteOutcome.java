@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * How a {@code @GuardedAdd} or {@code @GuardedRemove} method reports what it did, read from its
  * return type once when the context starts. The two questions are asked one-sidedly, so that an
  * unclear answer (a {@code null} {@code Boolean}, say) always errs towards keeping a fingerprint:
- * an add is undone only if the method <em>definitely</em> created nothing, a key is removed only
+ * an enter is aborted only if the method <em>definitely</em> created nothing, a key is removed only
  * if the method <em>definitely</em> removed it.
  */
 enum WriteOutcome {

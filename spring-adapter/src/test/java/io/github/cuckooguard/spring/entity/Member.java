@@ -12,7 +12,7 @@ import jakarta.persistence.Table;
  */
 @Entity
 @Table(name = "club_member")
-@GuardedEntity(expectedRows = 10_000)
+@GuardedEntity(expectedInsertions = 10_000)
 public class Member {
 
   @Id

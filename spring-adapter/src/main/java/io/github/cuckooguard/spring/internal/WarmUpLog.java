@@ -6,27 +6,22 @@ import java.lang.System.Logger.Level;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Attached to every guard built from {@code @CuckooGuarded}: tells the {@link WriteJournal} when a
- * rebuild starts (before it installs its new filter) and ends, and logs the warm-up (the first
- * rebuild) with its progress at INFO.
+ * Attached to every guard built from {@code @CuckooGuarded} that warms up: logs the warm-up (its
+ * first rebuild) with its progress at INFO, and its failure at WARNING.
  */
-final class GuardRebuildListener implements RebuildListener {
+final class WarmUpLog implements RebuildListener {
 
   private static final System.Logger LOG = System.getLogger("io.github.cuckooguard.spring.WarmUp");
 
   private final String guard;
-  private final WriteJournal journal;
-  private final AtomicBoolean warmingUp;
+  private final AtomicBoolean warmingUp = new AtomicBoolean(true);
 
-  GuardRebuildListener(String guard, WriteJournal journal, boolean warmUp) {
+  WarmUpLog(String guard) {
     this.guard = guard;
-    this.journal = journal;
-    this.warmingUp = new AtomicBoolean(warmUp);
   }
 
   @Override
   public void onStart(String reason) {
-    journal.rebuildStarted();
     if (warmingUp.get()) {
       LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up started; finders run unguarded until it ends");
     }
@@ -41,7 +36,6 @@ final class GuardRebuildListener implements RebuildListener {
 
   @Override
   public void onFinish(GuardStats stats) {
-    journal.rebuildEnded();
     if (warmingUp.compareAndSet(true, false)) {
       LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up finished, " + stats.size()
           + " fingerprints; " + (stats.passThrough()
@@ -52,7 +46,6 @@ final class GuardRebuildListener implements RebuildListener {
 
   @Override
   public void onFailure(Throwable cause) {
-    journal.rebuildEnded();
     if (warmingUp.get()) {
       LOG.log(Level.WARNING, () -> "Cuckoo guard '" + guard + "': warm-up failed (" + cause
           + "); finders stay unguarded until a rebuild succeeds");

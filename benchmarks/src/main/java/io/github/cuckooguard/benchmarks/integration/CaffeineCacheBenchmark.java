@@ -1,0 +1,114 @@
+package io.github.cuckooguard.benchmarks.integration;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.caffeine.CaffeineGuard;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A Caffeine cache through the caffeine-adapter's guard ({@code guarded=true}) and the same cache
+ * without it ({@code guarded=false}), in the same run (issue 18): {@code getIfPresent} of a present
+ * and of an absent key (the guard answers most of these alone), {@code put} over a present key
+ * (replace), {@code put} of a new key followed by its {@code invalidate} (so the cache keeps its
+ * size; one op is both), and {@code get(k, fn)} of a present key. Run with {@code -prof gc}.
+ *
+ * <p>{@code Long} keys through {@link Funnels#longFunnel()}, {@code entries} of them ({@link
+ * Fixtures#presentKey}: the even numbers), {@code maximumSize} twice that so nothing is evicted;
+ * probes are {@value Fixtures#PROBES} keys in a fixed random order ({@link Fixtures#probes}),
+ * boxed before timing. {@link GuardRatios} prints guarded / unguarded for each operation.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class CaffeineCacheBenchmark {
+
+  private static final Function<Long, String> LOAD = key -> "loaded";
+  private static final String VALUE = "value";
+
+  /** Whether the cache is wrapped by a guard. */
+  @Param({"true", "false"})
+  public boolean guarded;
+
+  /** Entries in the cache. */
+  @Param({"100000"})
+  public int entries;
+
+  Cache<Long, String> cache;
+  Long[] present;
+  Long[] absent;
+  int cursor;
+
+  /** Fills the cache and checks that the probes are what they claim; not timed. */
+  @Setup(Level.Trial)
+  public void setUp() {
+    Caffeine<Object, Object> builder = Caffeine.newBuilder().maximumSize(2L * entries);
+    cache = guarded
+        ? CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).expectedInsertions(2L * entries)
+            .seed(Fixtures.SEED).build().wrap(builder)
+        : builder.build();
+    for (int i = 0; i < entries; i++) {
+      cache.put(Fixtures.presentKey(i), VALUE);
+    }
+    present = Fixtures.probes(entries, true, key -> true);
+    absent = Fixtures.probes(entries, false, key -> true);
+    for (int i = 0; i < Fixtures.PROBES; i++) {
+      if (cache.getIfPresent(present[i]) == null || cache.getIfPresent(absent[i]) != null) {
+        throw new IllegalStateException("the cache does not hold exactly the keys written: " + present[i]
+            + " or " + absent[i]);
+      }
+    }
+  }
+
+  private int next() {
+    return cursor = (cursor + 1) & (Fixtures.PROBES - 1);
+  }
+
+  /** {@code getIfPresent} of a key in the cache. */
+  @Benchmark
+  public String getIfPresentPresent() {
+    return cache.getIfPresent(present[next()]);
+  }
+
+  /** {@code getIfPresent} of a key never written. */
+  @Benchmark
+  public String getIfPresentAbsent() {
+    return cache.getIfPresent(absent[next()]);
+  }
+
+  /** {@code put} over a key in the cache (a replace: the filter does not change). */
+  @Benchmark
+  public void putReplace() {
+    cache.put(present[next()], VALUE);
+  }
+
+  /** {@code put} of a key never written, then {@code invalidate} of it: one op is both. */
+  @Benchmark
+  public void putNewThenInvalidate() {
+    Long key = absent[next()];
+    cache.put(key, VALUE);
+    cache.invalidate(key);
+  }
+
+  /** {@code get(k, fn)} of a key in the cache: a hit, the function is not called. */
+  @Benchmark
+  public String getWithFunctionPresent() {
+    return cache.get(present[next()], LOAD);
+  }
+}

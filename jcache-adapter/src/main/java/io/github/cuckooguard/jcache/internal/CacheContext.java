@@ -1,0 +1,164 @@
+package io.github.cuckooguard.jcache.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import javax.cache.Cache;
+import javax.cache.configuration.CompleteConfiguration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every operation of a guarded cache needs: the wrapped cache, its guard, the modes that
+ * decide whether the guard may answer a call, the argument checks the provider would make, and
+ * how a call that may create entries runs as a write ({@link CacheGuard} explains it).
+ *
+ * <p>Thread safety: all methods may be called concurrently.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+public final class CacheContext<K, V> {
+
+  private final Cache<K, V> cache;
+  private final CacheGuard<K> guard;
+  private final boolean readThrough;
+  private final boolean writeThrough;
+  private volatile boolean statisticsEnabled;
+
+  public CacheContext(Cache<K, V> cache, CacheGuard<K> guard) {
+    this.cache = cache;
+    this.guard = guard;
+    CompleteConfiguration<?, ?> config = completeConfiguration(cache);
+    this.readThrough = config == null || config.isReadThrough();
+    this.writeThrough = config == null || config.isWriteThrough();
+    this.statisticsEnabled = config == null || config.isStatisticsEnabled();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static @Nullable CompleteConfiguration<?, ?> completeConfiguration(Cache<?, ?> cache) {
+    try {
+      return cache.getConfiguration(CompleteConfiguration.class);
+    } catch (IllegalArgumentException e) {
+      return null; // unknown configuration: assume read-through, write-through and statistics
+    }
+  }
+
+  /** The wrapped cache. */
+  public Cache<K, V> cache() {
+    return cache;
+  }
+
+  public CacheGuard<K> guard() {
+    return guard;
+  }
+
+  public boolean readThrough() {
+    return readThrough;
+  }
+
+  public boolean writeThrough() {
+    return writeThrough;
+  }
+
+  public boolean statisticsEnabled() {
+    return statisticsEnabled;
+  }
+
+  /** Statistics were switched through the guarded manager. */
+  public void statisticsEnabled(boolean enabled) {
+    this.statisticsEnabled = enabled;
+  }
+
+  /** Whether a lookup-only call may be answered by the guard. */
+  boolean guardAnswersReads() {
+    return !readThrough && !statisticsEnabled;
+  }
+
+  /** Whether a removal of an absent key may be answered by the guard. */
+  boolean guardAnswersRemovals() {
+    return !writeThrough && !statisticsEnabled;
+  }
+
+  /** Whether an entry processor on an absent key may run here: no loader or writer must see it. */
+  boolean guardAnswersInvoke() {
+    return !readThrough && !writeThrough && !statisticsEnabled;
+  }
+
+  /** True if the guard may answer and says {@code key} is absent. */
+  boolean skip(boolean guardAnswers, K key) {
+    return guardAnswers && !guard.mightContain(key);
+  }
+
+  void requireOpen() {
+    if (cache.isClosed()) {
+      throw new IllegalStateException("Cache '" + cache.getName() + "' is closed");
+    }
+  }
+
+  static <K> void requireNoNullKeys(Collection<? extends K> keys) {
+    for (K key : keys) {
+      Objects.requireNonNull(key, "keys contains a null key");
+    }
+  }
+
+  /** Whether the wrapped cache holds {@code key} now; false if it cannot tell. */
+  boolean present(K key) {
+    return !cache.isClosed() && cache.containsKey(key);
+  }
+
+  // ---- writes ----
+
+  /**
+   * Runs {@code call}, which may create {@code key}'s entry, as a write of the key
+   * ({@link CacheGuard#beginWrite}).
+   *
+   * @param leftPresent tells from the call's result whether the key is in the cache now; asked
+   *     only when {@link CacheGuard#endWrite} must know
+   */
+  <T> T write(K key, Supplier<T> call, Predicate<? super T> leftPresent) {
+    CacheGuard.Write<K> write = guard.beginWrite(key);
+    T result;
+    try {
+      result = call.get();
+    } catch (RuntimeException | Error e) {
+      guard.keepWrite(write);
+      throw e;
+    }
+    guard.endWrite(write, () -> leftPresent.test(result));
+    return result;
+  }
+
+  /** Runs {@code call}, which may create entries of {@code keys}, as a write of every key. */
+  <T> T writeAll(Collection<? extends K> keys, Supplier<T> call, KeyPresence<K, ? super T> leftPresent) {
+    List<CacheGuard.Write<K>> writes = beginAll(keys);
+    T result;
+    try {
+      result = call.get();
+    } catch (RuntimeException | Error e) {
+      writes.forEach(guard::keepWrite);
+      throw e;
+    }
+    for (CacheGuard.Write<K> write : writes) {
+      guard.endWrite(write, () -> leftPresent.test(write.key(), result));
+    }
+    return result;
+  }
+
+  /** Begins a write of every one of {@code keys}. */
+  List<CacheGuard.Write<K>> beginAll(Collection<? extends K> keys) {
+    List<CacheGuard.Write<K>> writes = new ArrayList<>(keys.size());
+    for (K key : keys) {
+      writes.add(guard.beginWrite(key));
+    }
+    return writes;
+  }
+
+  /** Whether a multi-key call left one of its keys in the cache, told from the key and the result. */
+  @FunctionalInterface
+  interface KeyPresence<K, T> {
+    boolean test(K key, T result);
+  }
+}

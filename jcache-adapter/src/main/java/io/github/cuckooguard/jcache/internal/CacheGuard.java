@@ -1,0 +1,290 @@
+package io.github.cuckooguard.jcache.internal;
+
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.PendingEnter;
+import io.github.cuckooguard.PendingLeave;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import javax.cache.Cache;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The guard of one guarded cache, and the adapter's half of the core's write protocol.
+ *
+ * <pre>
+ * a call through the guarded cache that     enter = guard.beginEnter(k)          before the provider call
+ *   may create k's entry (put, putAll,       provider call
+ *   getAndPut, putIfAbsent, invoke,          a Created event of k ran meanwhile ? enter.visible()
+ *   invokeAll, read-through loads)                                              : enter.abort()
+ *                                            (threw, or loadAll: enter.visible() in any case)
+ * a Created event with no such call open    guard.keyEntered(k)   (other processes, late events)
+ * remove, remove(k, v), getAndRemove,       leave = guard.beginLeave(k)          before the provider call
+ *   on a provider that follows removals      provider call; removed ? leave.gone() : leave.cancel()
+ * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
+ *   removeAll, invoke, clear, other processes)
+ * key source                                a plain scan: every key the cache's iterator returns
+ * </pre>
+ *
+ * <p><b>Why no present key is reported absent.</b>
+ * <ol>
+ *   <li>A call through the guarded cache begins its key's enter before the provider call, so
+ *       before the entry can become visible; while the enter is in flight the guard keeps its
+ *       fingerprint in the current filter and in any filter a rebuild builds meanwhile (the core's
+ *       proof, {@code RebuildState}). After the call returned the enter ends visible if a Created
+ *       event of the key ran during the call ({@link CreatedEvents}): this call, or one racing it,
+ *       created the entry. It is aborted only if no Created event ran during the call, which on a
+ *       provider that runs synchronous listeners before the call returns (the JSR-107 contract;
+ *       Caffeine's provider awaits them in every write) means that the call created nothing: the
+ *       key, if present, was present before and holds the enter of the call that created it. The
+ *       event itself never enters a key that a call of this cache is writing: Caffeine publishes
+ *       it inside its compute, so it may run before the entry is visible, where an enter without
+ *       a handle could be missed by a rebuild's scan. A call that threw ends visible (it may have
+ *       written before it failed, and Caffeine does not await the events of a failed call), and
+ *       so does {@code loadAll}, whose completion Caffeine reports before its events ran: a spare
+ *       copy, a false positive until the next rebuild, if nothing was created.
+ *   <li>A Created event while no call of the key is open enters the key directly. That is correct
+ *       with a plain scan when the event runs after the entry became visible (the events of other
+ *       Hazelcast members; Ehcache's late events): a scan that starts later sees the key, a
+ *       rebuild already running receives the enter. A write from this process that bypasses the
+ *       guarded cache is not covered: on Caffeine its event may run before its entry is visible.
+ *   <li>A provider that may return before its synchronous listeners ran (Ehcache 3 under
+ *       concurrent writes; any provider not known to keep the contract) gets a check after an
+ *       abort: if the guard does not know the key and the call left it in the cache, the key is
+ *       entered at once (its late event enters it again: a spare copy). What remains is a key the
+ *       guard answered "might contain" for only through a colliding fingerprint: between the abort
+ *       and its late event it is absent from the guard. That window is why removals are followed
+ *       only on providers that keep the contract: a leave applied in it would take the colliding
+ *       key's copy.
+ * </ol>
+ *
+ * <p><b>Why the removals it follows are paired</b> (Caffeine's provider and the reference
+ * implementation, where every creation is made in this process and reports its event before the
+ * creating call returns, {@link DelegateProviders#eventsBeforeReturn}). A leave is announced
+ * before the provider removes the entry and completed only after the call reported that it
+ * removed it; the guard keeps the key tracked in between, also across a rebuild swap. The entry
+ * it removed had an enter from before it became visible (1), or from its event (2), so
+ * {@code gone()} takes a copy that the removed key owned. If the removal races the creating call,
+ * it takes the copy of that call's enter while the enter is still in flight; the enter then ends
+ * visible with its copy taken, for an entry that is gone: no copy for no key.
+ *
+ * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is
+ * marked stale (pass-through until a rebuild succeeds), again once the call made its key
+ * visible, and the failure is logged.
+ *
+ * <p>Thread safety: all methods may be called concurrently; each {@link Write} is used by one
+ * call.
+ *
+ * @param <K> the key type
+ */
+public final class CacheGuard<K> {
+
+  private static final Logger LOGGER = System.getLogger(CacheGuard.class.getName());
+
+  private final CuckooGuard<K> guard;
+  private final boolean eventsBeforeReturn;
+  private final CreatedEvents<K> events = new CreatedEvents<>();
+  private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
+
+  /**
+   * A guard built by {@code builder}, with a scan of the attached cache as key source.
+   *
+   * @param eventsBeforeReturn whether the provider makes every creation in this process and runs
+   *     synchronous listeners before the creating call returns ({@link DelegateProviders})
+   */
+  public CacheGuard(CuckooGuard.Builder<K> builder, boolean eventsBeforeReturn) {
+    this.guard = builder.keySource(this::scan).build();
+    this.eventsBeforeReturn = eventsBeforeReturn;
+  }
+
+  /** The guard; for lookups, statistics, rebuilds and pass-through. */
+  public CuckooGuard<K> guard() {
+    return guard;
+  }
+
+  /** Sets the cache the key source scans; called once the cache exists. */
+  public void attach(Iterable<? extends Cache.@Nullable Entry<K, ?>> cache) {
+    this.source = cache;
+  }
+
+  /** False only if {@code key} is definitely not in the cache. */
+  public boolean mightContain(K key) {
+    return guard.mightContain(key);
+  }
+
+  /** The cache said {@code key} is absent after {@link #mightContain} said it might be there. */
+  public void absentAfterMaybe(K key) {
+    guard.reportFalsePositive(key);
+  }
+
+  // ---- enters ----
+
+  /** A Created event for {@code key}: an open write of the key ends visible, else the event enters it. */
+  void created(K key) {
+    if (!events.created(key)) {
+      guard.keyEntered(key);
+    }
+  }
+
+  /**
+   * Begins a call that may create {@code key}'s entry: call before the provider call, and end it
+   * with {@link #endWrite} or {@link #keepWrite}.
+   */
+  public Write<K> beginWrite(K key) {
+    long token = events.open(key);
+    PendingEnter<K> enter = null;
+    try {
+      enter = guard.beginEnter(key);
+    } catch (RuntimeException e) {
+      failed("entering a write", e);
+    }
+    return new Write<>(key, token, enter);
+  }
+
+  /**
+   * Ends a write after the provider call returned: visible if a Created event for the key ran
+   * during it, else aborted (the call replaced, read or failed to write), with the check for a
+   * provider that may not have run the event yet.
+   *
+   * @param present whether the call left the key in the cache; asked only for a provider that may
+   *     return before its Created event ran, and only if the guard does not know the key
+   */
+  public void endWrite(Write<K> write, BooleanSupplier present) {
+    boolean created = events.close(write.key, write.token);
+    PendingEnter<K> enter = write.enter;
+    if (enter == null) {
+      staleAgain();
+      return;
+    }
+    try {
+      if (created) {
+        enter.visible();
+        return;
+      }
+      enter.abort();
+      if (!eventsBeforeReturn && !guard.mightContain(write.key) && present.getAsBoolean()) {
+        guard.keyEntered(write.key);
+      }
+    } catch (RuntimeException e) {
+      failed("ending a write", e);
+    }
+  }
+
+  /**
+   * Ends a write as visible whatever the events said: the call may have created the entry without
+   * its Created event having run (it threw, or it completes elsewhere). A spare copy, a false
+   * positive until the next rebuild, if nothing was created.
+   */
+  public void keepWrite(Write<K> write) {
+    events.close(write.key, write.token);
+    PendingEnter<K> enter = write.enter;
+    if (enter == null) {
+      staleAgain();
+      return;
+    }
+    try {
+      enter.visible();
+    } catch (RuntimeException e) {
+      failed("ending a write", e);
+    }
+  }
+
+  /**
+   * The guard failed to enter a write's key and went stale before the provider call; the rebuild
+   * that request started may have scanned the cache before the write made the key visible, so the
+   * guard goes stale again now that it is (the core's rule: mark stale once the change is visible).
+   */
+  private void staleAgain() {
+    guard.markStale("a write of a key the guard failed to enter");
+  }
+
+  /**
+   * A call through the guarded cache that may create one key's entry, between
+   * {@link #beginWrite} and {@link #endWrite}/{@link #keepWrite}. Used by one call.
+   *
+   * @param <K> the key type
+   */
+  public static final class Write<K> {
+    private final K key;
+    private final long token;
+    private final @Nullable PendingEnter<K> enter;
+
+    private Write(K key, long token, @Nullable PendingEnter<K> enter) {
+      this.key = key;
+      this.token = token;
+      this.enter = enter;
+    }
+
+    public K key() {
+      return key;
+    }
+  }
+
+  // ---- leaves ----
+
+  /**
+   * Announces a removal of {@code key} through the guarded cache; call before the provider call.
+   *
+   * @return the leave for {@link #endLeave}, or null if this provider's removals are not followed
+   *     or the guard failed
+   */
+  public @Nullable PendingLeave<K> announceLeave(K key) {
+    if (!eventsBeforeReturn) {
+      return null;
+    }
+    try {
+      return guard.beginLeave(key);
+    } catch (RuntimeException e) {
+      failed("announcing a removal", e);
+      return null;
+    }
+  }
+
+  /**
+   * Ends a leave after the provider call: {@code removed} only if the call reported that it removed
+   * the entry; a call that threw counts as not removed (a spare copy at worst).
+   */
+  public void endLeave(@Nullable PendingLeave<K> leave, boolean removed) {
+    if (leave == null) {
+      return;
+    }
+    try {
+      if (removed) {
+        leave.gone();
+      } else {
+        leave.cancel();
+      }
+    } catch (RuntimeException e) {
+      failed("ending a removal", e);
+    }
+  }
+
+  // ---- failures and rebuild ----
+
+  /** Something the guard must hear of could not be applied: it stops answering "absent". */
+  void failed(String what, Throwable t) {
+    LOGGER.log(Level.WARNING, "Cuckoo guard '" + guard.name() + "': " + what + " failed; marking the guard"
+        + " stale", t);
+    guard.markStale(what + " failed: " + t);
+  }
+
+  /**
+   * The key source: every key the cache's iterator returns. That is all the core's contract asks:
+   * keys whose writes are in flight are covered by the guard itself. Iterating a JCache counts as
+   * an access of each entry (it may extend access-based expiry and count hits in statistics), and
+   * may expire entries on the way (Ehcache does, and its iterator then returns {@code null} for
+   * the entry).
+   */
+  private void scan(Consumer<? super K> action) {
+    Iterable<? extends Cache.@Nullable Entry<K, ?>> cache = source;
+    if (cache == null) {
+      throw new IllegalStateException("the cache of guard '" + guard.name() + "' does not exist yet");
+    }
+    for (Cache.@Nullable Entry<K, ?> entry : cache) {
+      if (entry != null) {
+        action.accept(entry.getKey());
+      }
+    }
+  }
+}
