@@ -70,7 +70,7 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
       }
     }
     return new CacheSettings(GuardSpec.parse(merged, "", Set.of()),
-        funnel == null ? ObjectFunnel.INSTANCE : loadFunnel(funnelName, funnel, classLoader));
+        funnel == null || funnelName == null ? ObjectFunnel.INSTANCE : loadFunnel(funnelName, funnel, classLoader));
   }
 
   /**

@@ -74,6 +74,7 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   @Override
+  @SuppressWarnings("NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as non-null
   public @Nullable V get(K key, Function<? super K, ? extends @Nullable V> mappingFunction) {
     return writes.computeIfAbsent(key, mappingFunction);
   }

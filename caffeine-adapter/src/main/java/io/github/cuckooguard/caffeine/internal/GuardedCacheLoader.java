@@ -54,6 +54,7 @@ public final class GuardedCacheLoader<K, V> implements CacheLoader<K, V> {
   }
 
   @Override
+  @SuppressWarnings("NullAway") // CacheLoader.reload may return null (removes the entry); Caffeine 3.3 declares it non-null
   public @Nullable V reload(K key, V oldValue) throws Exception {
     return user.reload(key, oldValue);
   }

@@ -48,6 +48,7 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
   }
 
   @Override
+  @SuppressWarnings("NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as non-null
   public @Nullable V get(K key) {
     return writes.computeIfAbsent(key, load);
   }

@@ -63,7 +63,8 @@ final class AbsentValue {
    * @throws IllegalStateException naming the method if the type cannot be short-circuited
    */
   static AbsentValue forFinder(Method method, @Nullable Class<?> targetClass) {
-    ResolvableType type = ResolvableType.forMethodReturnType(method, targetClass);
+    ResolvableType type = ResolvableType.forMethodReturnType(method,
+        targetClass != null ? targetClass : method.getDeclaringClass());
     try {
       return of(type, true);
     } catch (UnsupportedTypeException ex) {

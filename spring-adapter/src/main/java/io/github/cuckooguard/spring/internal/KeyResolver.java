@@ -192,6 +192,11 @@ final class KeyResolver {
     return spel.getValue(context);
   }
 
+  /** The class to resolve generics against: the target's, else the method's own. */
+  private Class<?> implementation(@Nullable Class<?> targetClass) {
+    return targetClass != null ? targetClass : evaluationMethod.getDeclaringClass();
+  }
+
   /**
    * The declared type of the key, as far as it is known without arguments: the key parameter's
    * type (resolved against {@code targetClass}), or the type at the end of a key expression of
@@ -202,7 +207,7 @@ final class KeyResolver {
     Expression spel = expression;
     if (spel == null) {
       return ClassUtils.resolvePrimitiveIfNecessary(
-          ResolvableType.forMethodParameter(evaluationMethod, parameterIndex, targetClass).toClass());
+          ResolvableType.forMethodParameter(evaluationMethod, parameterIndex, implementation(targetClass)).toClass());
     }
     if (!(spel instanceof SpelExpression parsed)) {
       return null;
@@ -223,7 +228,7 @@ final class KeyResolver {
     if (index < 0) {
       return null;
     }
-    ResolvableType type = ResolvableType.forMethodParameter(evaluationMethod, index, targetClass);
+    ResolvableType type = ResolvableType.forMethodParameter(evaluationMethod, index, implementation(targetClass));
     for (SpelNode node : chain.subList(1, chain.size())) {
       Class<?> owner = type.toClass();
       Method accessor = null;
