@@ -7,6 +7,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.KeySource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,20 @@ final class Members implements AutoCloseable {
   private final List<HazelcastGuardGroup<?>> groups = new ArrayList<>();
 
   HazelcastInstance start() {
+    HazelcastInstance member = Hazelcast.newHazelcastInstance(config(cluster, basePort));
+    started.add(member);
+    return member;
+  }
+
+  String cluster() {
+    return cluster;
+  }
+
+  int basePort() {
+    return basePort;
+  }
+
+  static Config config(String cluster, int basePort) {
     Config config = new Config().setClusterName(cluster);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
@@ -45,19 +60,20 @@ final class Members implements AutoCloseable {
     for (int p = basePort; p < basePort + 4; p++) {
       join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + p);
     }
-    HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
-    started.add(member);
-    return member;
+    return config;
   }
 
   /** A guard named "ids" over {@code source} on {@code member}, joined to its group. */
   HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source) {
-    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
-        .expectedInsertions(400_000).fpp(0.001).keySource(action -> source.forEach(action)).build();
-    HazelcastGuardGroup<Long> group = HazelcastGuardGroup.newBuilder(member, guard)
-        .lease(LEASE).join();
+    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action));
     groups.add(group);
     return group;
+  }
+
+  static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source) {
+    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
+        .expectedInsertions(400_000).fpp(0.001).keySource(source).build();
+    return HazelcastGuardGroup.newBuilder(member, guard).lease(LEASE).join();
   }
 
   static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups) throws InterruptedException {
