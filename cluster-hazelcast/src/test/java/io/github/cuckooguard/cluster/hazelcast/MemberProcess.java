@@ -6,8 +6,11 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A member in its own JVM, started by {@link SeparateProcessTest}: a guard "ids" whose key source
@@ -16,20 +19,52 @@ import java.util.concurrent.Callable;
  */
 public final class MemberProcess {
 
+  /** Present keys this member answered "definitely absent" for, seen by its own checker thread. */
+  static final AtomicLong FALSE_NEGATIVES = new AtomicLong();
+
   private MemberProcess() {}
+
+  private static List<Long> readKeys(Path source) throws java.io.IOException {
+    List<Long> keys = new ArrayList<>();
+    for (String line : Files.readAllLines(source)) {
+      if (!line.isBlank()) {
+        keys.add(Long.parseLong(line.trim()));
+      }
+    }
+    return keys;
+  }
+
+  /** The checker's false-negative count on the member it runs on. */
+  static final class CountFalseNegatives implements Callable<Long>, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Long call() {
+      return FALSE_NEGATIVES.get();
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     String cluster = args[0];
     int basePort = Integer.parseInt(args[1]);
     Path source = Path.of(args[2]);
     HazelcastInstance member = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
-    Members.group(member, action -> {
-      for (String line : Files.readAllLines(source)) {
-        if (!line.isBlank()) {
-          action.accept(Long.parseLong(line.trim()));
+    HazelcastGuardGroup<Long> group = Members.group(member, action -> readKeys(source).forEach(action));
+    Thread checker = new Thread(() -> {   // this member's own readers: every key at the source, again and again
+      while (true) {
+        try {
+          for (long key : readKeys(source)) {
+            if (!group.guard().mightContain(key)) {
+              FALSE_NEGATIVES.incrementAndGet();   // in the file, so present: no test removes keys
+            }
+          }
+        } catch (Exception e) {
+          // a half-written line: read again
         }
       }
-    });
+    }, "checker");
+    checker.setDaemon(true);
+    checker.start();
     System.out.println("STARTED");
     Thread.sleep(Long.MAX_VALUE);
   }

@@ -179,9 +179,13 @@ class SeparateProcessTest {
       assertThat(Arrays.copyOf(all, all.length - 1)).as("absent on C for present keys").isEmpty();
       Thread.sleep(50);
     } while (all[all.length - 1] != 1 && System.nanoTime() - deadline < 0);
+    long checkerFalseNegatives = first.getExecutorService("probe")
+        .submitToMember(new MemberProcess.CountFalseNegatives(), c).get(30, TimeUnit.SECONDS);
     System.out.println("SIGSTOP: written while paused " + writtenWhilePaused.length + ", C's first answer after"
         + " SIGCONT: absent " + (firstAnswer.length - 1) + ", leased " + firstAnswer[firstAnswer.length - 1]
-        + "; C leased again: " + (all[all.length - 1] == 1) + " after " + key + " keys");
+        + "; C leased again: " + (all[all.length - 1] == 1) + " after " + key + " keys; false negatives seen by"
+        + " C's own checker thread " + checkerFalseNegatives);
+    assertThat(checkerFalseNegatives).isZero();
     assertThat(writtenWhilePaused.length).isPositive();
     assertThat(Arrays.copyOf(firstAnswer, firstAnswer.length - 1)).isEmpty();
     assertThat(all[all.length - 1]).as("C leased again").isOne();
