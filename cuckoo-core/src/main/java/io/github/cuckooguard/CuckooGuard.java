@@ -1,6 +1,7 @@
 package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.guard.FilterSpec;
+import io.github.cuckooguard.internal.hash.FunnelIds;
 import io.github.cuckooguard.internal.guard.FilterState;
 import io.github.cuckooguard.internal.guard.ListenerSupport;
 import io.github.cuckooguard.internal.guard.RebuildScheduler;
@@ -153,9 +154,11 @@ public final class CuckooGuard<K> {
    * A builder for guards of keys funnelled by {@code funnel}.
    *
    * @throws NullPointerException if {@code funnel} is null
+   * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than
+   *     {@value Funnel#MAX_ID_BYTES} UTF-8 bytes
    */
   public static <K> Builder<K> newBuilder(Funnel<? super K> funnel) {
-    return new Builder<>(Objects.requireNonNull(funnel, "funnel"));
+    return new Builder<>(FunnelIds.checked(Objects.requireNonNull(funnel, "funnel")));
   }
 
   /** The settings this guard was built with. */
