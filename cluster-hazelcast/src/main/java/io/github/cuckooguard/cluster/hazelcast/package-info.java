@@ -63,6 +63,10 @@
  *   <li>A5: the guard has a {@link io.github.cuckooguard.KeySource}; without one a member never
  *       completes and passes through for good.
  *   <li>A6: keys are serializable by Hazelcast; the group name is the same on every member.
+ *   <li>A7: Hazelcast's member lists converge within one lease. A writer asks a member that never
+ *       joined with it (its list may lack the writer) at whatever epoch it is; if that member does
+ *       not apply the write, the writer waits one full lease from then, which outlasts every lease
+ *       the member holds only if the member's next rounds include the writer.
  * </ul>
  *
  * <h2>Limits today</h2>
