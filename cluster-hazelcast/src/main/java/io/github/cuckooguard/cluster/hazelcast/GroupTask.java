@@ -1,0 +1,66 @@
+package io.github.cuckooguard.cluster.hazelcast;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import java.io.Serial;
+import java.io.Serializable;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One message of the group protocol, run by Hazelcast's executor service on the target member; its
+ * result is the acknowledgement. The reply is computed <em>after</em> the message was applied on
+ * the target (the call returns only then), which is what makes a positive reply an
+ * acknowledgement of application, not of receipt.
+ */
+final class GroupTask implements Callable<Integer>, Serializable, HazelcastInstanceAware {
+
+  @Serial private static final long serialVersionUID = 1L;
+
+  /** The target applied the message (or renewed the lease). */
+  static final int ACK = 0;
+  /** The target refused: stale epoch, acceptance window over, or a revoked lease. */
+  static final int NACK = 1;
+  /** The target has no guard of this name: it cannot answer "definitely absent" for it. */
+  static final int NO_GUARD = 2;
+
+  enum Kind { BEGIN_ENTER, END_ENTER_VISIBLE, END_ENTER_ABORT, BEGIN_LEAVE, END_LEAVE_GONE, END_LEAVE_CANCEL, RENEW, JOIN }
+
+  final String group;
+  final Kind kind;
+  final UUID origin;
+  /** For writes: the target's epoch as the origin knows it; for RENEW/JOIN: the origin's epoch. */
+  final long epoch;
+  final long op;
+  final @Nullable Object key;
+  private transient @Nullable HazelcastInstance instance;
+
+  GroupTask(String group, Kind kind, UUID origin, long epoch, long op, @Nullable Object key) {
+    this.group = group;
+    this.kind = kind;
+    this.origin = origin;
+    this.epoch = epoch;
+    this.op = op;
+    this.key = key;
+  }
+
+  @Override
+  public void setHazelcastInstance(HazelcastInstance instance) {
+    this.instance = instance;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    HazelcastGuardGroup<?> target = instance == null ? null : HazelcastGuardGroup.registered(instance, group);
+    if (target == null) {
+      return NO_GUARD;
+    }
+    return target.handle(this);
+  }
+
+  @Override
+  public String toString() {
+    return kind + "[" + group + ", from " + origin + ", epoch " + epoch + ", op " + op + "]";
+  }
+}

@@ -1,0 +1,774 @@
+package io.github.cuckooguard.cluster.hazelcast;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.ExecutionCallback;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.spi.GroupEngine;
+import io.github.cuckooguard.spi.GroupUnavailableException;
+import io.github.cuckooguard.spi.RemoteWrites;
+import io.github.cuckooguard.spi.ReplicatedGuard;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Hazelcast engine of a replicated guard: joins the guard of one name on this member to the
+ * guards of the same name on every member of the cluster. Obtain one with {@link #newBuilder},
+ * write through {@link #guard()}, close it before the member shuts down. See the package comment
+ * for the guarantees and their assumptions.
+ *
+ * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read two volatile fields and the
+ * local filter; no network.
+ *
+ * @param <K> the key type; it must be serializable by Hazelcast (String, Long, {@code Serializable})
+ */
+public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseable {
+
+  /*
+   * Implementation notes: the argument, message by message.
+   *
+   * Roles. Every member is a writer (enterBegun...), a receiver (handle(BEGIN_*)) and a lease
+   * grantor (handle(JOIN/RENEW)) for every other member. Clocks: System.nanoTime() only, never
+   * compared across members; a duration measured on one member is at most (1 + drift) times the
+   * same real duration measured on another, drift being maxClockDrift (assumption A2).
+   *
+   * Receiver state (writeLock to change, readLock to apply a message): epoch, acceptUntil,
+   * leaseUntil, complete. A receiver applies a BEGIN of its current epoch only while
+   * now < acceptUntil, and acknowledges after applying (GroupTask.call returns afterwards).
+   * acceptUntil <= t0 + lease of the last round, where t0 is read before the round's tasks are
+   * sent; leaseUntil likewise. It answers "absent" only while complete && now < leaseUntil.
+   *
+   * Grantor: grants a round (JOIN or RENEW) of peer P at epoch e only if P's record is at e and
+   * not revoked, and records lastGrant = now (after P's t0 in real time).
+   *
+   * Writer, BEGIN of op: for each peer P it knows (JOINed), sends with P's epoch and waits for the
+   * ack up to ackTimeout. If the ack does not come (timeout, NACK, member gone), under P's monitor:
+   * revoked = true, read lastGrant, then wait until lastGrant + lease * (1 + 2 drift) + margin.
+   * Claim: after that wait P answers "absent" for no key whose BEGIN it did not apply, at that
+   * epoch. Because P's acceptUntil and leaseUntil are at most t0 + lease of a round some grantor
+   * granted; this writer granted no round after revoking (monitor), and every round needs this
+   * writer's grant while it is a member (a round that misses one grant fails); the last granted
+   * round's t0 precedes lastGrant, so in real time P's window closed before the wait ended. After
+   * the window P applies no BEGIN of that epoch and answers pass-through; to answer again it must
+   * lapse (epoch + 1, releaseAll) and JOIN.
+   *
+   * JOIN at a new epoch e: the grantor first records e (from then its new writes go to P at e and
+   * need P's ack or the revocation wait above), then waits until every enter it began before that
+   * (seq <= drainSeq) has ended (visible: now in the source; aborted: not), then grants. P starts
+   * its rebuild only after every member granted, so each key is, at the rebuild's scan, either
+   * visible (scanned) or in flight on P (the guard keeps it) or not yet begun (its BEGIN reaches P
+   * at e, or the writer revoked P and P lapses before answering). P is complete only when that
+   * rebuild has swapped in, and only at e.
+   *
+   * Leaves: BEGIN_LEAVE is delivered like BEGIN_ENTER (ack or revocation wait), so no removal
+   * becomes visible while a member that did not announce it could apply a late gone to a filter
+   * rebuilt without the key; a gone whose announcement was not applied is dropped (RemoteWrites).
+   * Ends (visible/abort/gone/cancel) are sent without waiting; they are applied if the epoch
+   * matches, whatever the window, since ending an applied begin is always paired.
+   */
+
+  /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
+  public static final long DEFAULT_LEASE_MILLIS = 300;
+  /** Bound on the rate difference of two members' monotonic clocks, by default (1 %). */
+  public static final double DEFAULT_MAX_CLOCK_DRIFT = 0.01;
+  /** Added to every revocation wait, for scheduling delay on the waiting side. */
+  public static final long SAFETY_MARGIN_MILLIS = 10;
+
+  /** The epoch a writer sends to a member that never JOINed it: applied at whatever epoch the member is. */
+  static final long ANY_EPOCH = Long.MIN_VALUE;
+  private static final String REGISTRY = HazelcastGuardGroup.class.getName() + ".registry";
+  private static final Logger LOGGER = System.getLogger(HazelcastGuardGroup.class.getName());
+  /** Epochs are unique per JVM, so a guard re-registered under the same member UUID starts above the old one. */
+  private static final AtomicLong EPOCHS = new AtomicLong(System.currentTimeMillis() << 16);
+
+  private final HazelcastInstance hazelcast;
+  private final String name;
+  private final CuckooGuard<K> local;
+  private final RemoteWrites<K> remote;
+  private final ReplicatedGuard<K> replicated;
+  private final IExecutorService executor;
+  private final UUID self;
+  private final long leaseNanos;
+  private final long ackTimeoutNanos;
+  private final long revocationWaitNanos;
+  private final LongSupplier clock = System::nanoTime;
+  private final ScheduledExecutorService renewer;
+  private final UUID membershipRegistration;
+
+  private final ReentrantReadWriteLock receiverLock = new ReentrantReadWriteLock();
+  private volatile long epoch;
+  private volatile long acceptUntil;
+  private volatile long leaseUntil;
+  private volatile boolean complete;
+  /** Between a lapse (or the start) and the first fully granted JOIN round of the epoch. */
+  private boolean joining = true;
+  private volatile boolean closed;
+
+  private final ConcurrentHashMap<UUID, Peer> peers = new ConcurrentHashMap<>();
+  private final Object seqLock = new Object();
+  private long enterSeq;
+  private final ConcurrentHashMap<Long, Long> entersInFlight = new ConcurrentHashMap<>();
+  private final AtomicLong lapses = new AtomicLong();
+  private final AtomicLong beginsSent = new AtomicLong();
+  /** Writes wait until then: leases granted on this member's behalf before it registered (NO_GUARD) ran out. */
+  private final long writableFrom;
+
+  private HazelcastGuardGroup(Builder<K> b) {
+    this.hazelcast = b.hazelcast;
+    this.local = b.guard;
+    this.name = b.name != null ? b.name : b.guard.name();
+    this.remote = new RemoteWrites<>(local);
+    this.replicated = new ReplicatedGuard<>(local, this);
+    this.executor = hazelcast.getExecutorService(b.executorName);
+    this.self = hazelcast.getCluster().getLocalMember().getUuid();
+    this.leaseNanos = b.lease.toNanos();
+    this.ackTimeoutNanos = b.ackTimeout.toNanos();
+    this.revocationWaitNanos = (long) (leaseNanos * (1 + 2 * b.maxClockDrift)) + TimeUnit.MILLISECONDS.toNanos(
+        SAFETY_MARGIN_MILLIS);
+    long now = clock.getAsLong();
+    this.epoch = EPOCHS.incrementAndGet();
+    this.acceptUntil = now;
+    this.leaseUntil = now;
+    this.writableFrom = now + revocationWaitNanos;
+    if (registry(hazelcast).putIfAbsent(name, this) != null) {
+      throw new IllegalStateException("a guard group named '" + name + "' is already joined on member " + self
+          + "; close it first");
+    }
+    this.membershipRegistration = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+      @Override
+      public void memberAdded(MembershipEvent event) {
+        // A new member JOINs by itself; until then it holds no lease from anyone.
+      }
+
+      @Override
+      public void memberRemoved(MembershipEvent event) {
+        memberGone(event.getMember().getUuid());
+      }
+    });
+    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cuckoo-guard-lease-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+    long every = Math.max(1, leaseNanos / 3);
+    renewer.scheduleWithFixedDelay(this::renewSafely, 0, every, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * A builder that joins {@code guard} (on the member {@code hazelcast}) to the guards of the same
+   * name on the other members. The guard needs a {@link io.github.cuckooguard.KeySource}: a member
+   * completes its filter by a rebuild after it joins; without one it passes through for good.
+   */
+  public static <K> Builder<K> newBuilder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
+    return new Builder<>(Objects.requireNonNull(hazelcast, "hazelcast"), Objects.requireNonNull(guard, "guard"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ConcurrentMap<String, HazelcastGuardGroup<?>> registry(HazelcastInstance hazelcast) {
+    return (ConcurrentMap<String, HazelcastGuardGroup<?>>) hazelcast.getUserContext().computeIfAbsent(REGISTRY,
+        k -> new ConcurrentHashMap<String, HazelcastGuardGroup<?>>());
+  }
+
+  static @Nullable HazelcastGuardGroup<?> registered(HazelcastInstance hazelcast, String name) {
+    return registry(hazelcast).get(name);
+  }
+
+  /** The replicated guard: write and look up through it. */
+  public ReplicatedGuard<K> guard() {
+    return replicated;
+  }
+
+  /** The group's name (the guard's name unless set). */
+  public String name() {
+    return name;
+  }
+
+  /** Whether this member holds a fresh lease and a complete filter, i.e. may answer "definitely absent". */
+  @Override
+  public boolean mayAnswerAbsent() {
+    return complete && clock.getAsLong() - leaseUntil < 0;
+  }
+
+  /** How often this member's lease lapsed (it then passed through until it had rejoined and rebuilt). */
+  public long lapses() {
+    return lapses.get();
+  }
+
+  /** Begin messages (enter or leave) this member sent. */
+  long beginsSent() {
+    return beginsSent.get();
+  }
+
+  /** Remote writes begun on this member and not ended. */
+  public int openRemoteWrites() {
+    return remote.open();
+  }
+
+  // ---- writer ----
+
+  @Override
+  public void enterBegun(long op, K key) throws InterruptedException {
+    synchronized (seqLock) {
+      entersInFlight.put(op, ++enterSeq);
+    }
+    deliverBegin(GroupTask.Kind.BEGIN_ENTER, op, key);
+  }
+
+  @Override
+  public CompletionStage<Void> enterEnded(long op, boolean visible) {
+    entersInFlight.remove(op);
+    return deliverEnd(visible ? GroupTask.Kind.END_ENTER_VISIBLE : GroupTask.Kind.END_ENTER_ABORT, op);
+  }
+
+  @Override
+  public void leaveBegun(long op, K key) throws InterruptedException {
+    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, op, key);
+  }
+
+  @Override
+  public CompletionStage<Void> leaveEnded(long op, boolean gone) {
+    return deliverEnd(gone ? GroupTask.Kind.END_LEAVE_GONE : GroupTask.Kind.END_LEAVE_CANCEL, op);
+  }
+
+  private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
+
+  private void deliverBegin(GroupTask.Kind kind, long op, K key) throws InterruptedException {
+    checkOpen();
+    // Before this group registered, other members' rounds got NO_GUARD from here and counted it as a
+    // grant; this member has no record of them, so it would not ask them. Their leases resting on
+    // such a grant run out by writableFrom; later rounds need this member's real grant (a JOIN here).
+    while (writableFrom - clock.getAsLong() > 0) {
+      TimeUnit.NANOSECONDS.sleep(writableFrom - clock.getAsLong());
+    }
+    long deadline = clock.getAsLong() + ackTimeoutNanos;
+    Map<UUID, Member> members = otherMembers();
+    List<Sent> sent = new ArrayList<>();
+    // Peers, read after the enter's seq was taken: a peer that JOINs later drains this enter.
+    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
+      Peer peer = e.getValue();
+      long peerEpoch;
+      synchronized (peer) {
+        if (peer.revoked) {
+          if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
+            continue;   // its window at this epoch is closed: it cannot answer absent until it rejoins
+          }
+          sent.add(new Sent(e.getKey(), peer, peer.epoch, null));   // still inside: wait it out below
+          continue;
+        }
+        peerEpoch = peer.epoch;
+      }
+      Member member = members.get(e.getKey());
+      Future<Integer> reply = member == null ? null
+          : executor.submitToMember(new GroupTask(name, kind, self, peerEpoch, op, key), member);
+      beginsSent.incrementAndGet();
+      sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
+    }
+    // Members in this member's view that never JOINed here: their view may not contain this member
+    // yet, so they may hold leases it never granted. Ask them at whatever epoch they are; if one does
+    // not apply it, any lease it holds began before now, so a full revocation wait from now outlasts it.
+    List<Future<Integer>> strangers = new ArrayList<>();
+    for (Map.Entry<UUID, Member> e : members.entrySet()) {
+      if (!peers.containsKey(e.getKey())) {
+        strangers.add(executor.submitToMember(new GroupTask(name, kind, self, ANY_EPOCH, op, key), e.getValue()));
+        beginsSent.incrementAndGet();
+      }
+    }
+    long strangerWaitUntil = 0;
+    boolean strangerSilent = false;
+    for (Future<Integer> reply : strangers) {
+      if (!acknowledged(reply, deadline)) {
+        strangerSilent = true;
+      }
+    }
+    if (strangerSilent) {
+      strangerWaitUntil = clock.getAsLong() + revocationWaitNanos;
+    }
+    List<Sent> unacknowledged = new ArrayList<>();
+    for (Sent s : sent) {
+      if (!acknowledged(s.reply(), deadline)) {
+        unacknowledged.add(s);
+      }
+    }
+    for (Sent s : unacknowledged) {
+      revokeAndWait(s, kind);
+    }
+    while (strangerSilent && strangerWaitUntil - clock.getAsLong() > 0) {
+      TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
+    }
+  }
+
+  private boolean acknowledged(@Nullable Future<Integer> reply, long deadline) throws InterruptedException {
+    if (reply == null) {
+      return false;
+    }
+    try {
+      int r = reply.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
+      return r == GroupTask.ACK || r == GroupTask.NO_GUARD;
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private void revokeAndWait(Sent s, GroupTask.Kind kind) throws InterruptedException {
+    long until;
+    synchronized (s.peer()) {
+      if (s.peer().epoch != s.epoch()) {
+        return;   // it JOINed at a newer epoch: it lapsed first, and its JOIN drains this enter
+      }
+      s.peer().revoked = true;
+      if (!s.peer().granted) {
+        return;   // never granted at this epoch: it never answered absent at it
+      }
+      until = s.peer().lastGrant + revocationWaitNanos;
+    }
+    long left = until - clock.getAsLong();
+    if (left > 0) {
+      LOGGER.log(Level.DEBUG, () -> "guard group '" + name + "': no ack for " + kind + " from " + s.member()
+          + "; waiting " + TimeUnit.NANOSECONDS.toMillis(left) + " ms until its lease has run out");
+    }
+    while ((until - clock.getAsLong()) > 0) {
+      synchronized (s.peer()) {
+        if (s.peer().epoch != s.epoch()) {
+          return;   // it JOINed at a newer epoch, so it lapsed (no lease at the old one); its JOIN drains us
+        }
+      }
+      TimeUnit.NANOSECONDS.sleep(Math.min(until - clock.getAsLong(), TimeUnit.MILLISECONDS.toNanos(2)));
+    }
+  }
+
+  private CompletionStage<Void> deliverEnd(GroupTask.Kind kind, long op) {
+    if (closed) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Map<UUID, Member> members = otherMembers();
+    List<CompletableFuture<Integer>> replies = new ArrayList<>();
+    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
+      Member member = members.get(e.getKey());
+      long peerEpoch;
+      synchronized (e.getValue()) {
+        peerEpoch = e.getValue().epoch;
+      }
+      if (member != null) {
+        replies.add(submitEnd(new GroupTask(name, kind, self, peerEpoch, op, null), member));
+      }
+    }
+    for (Map.Entry<UUID, Member> e : members.entrySet()) {
+      if (!peers.containsKey(e.getKey())) {
+        replies.add(submitEnd(new GroupTask(name, kind, self, ANY_EPOCH, op, null), e.getValue()));
+      }
+    }
+    return CompletableFuture.allOf(replies.toArray(new CompletableFuture<?>[0]));
+  }
+
+  private CompletableFuture<Integer> submitEnd(GroupTask task, Member member) {
+    CompletableFuture<Integer> f = new CompletableFuture<>();
+    try {
+      executor.submitToMember(task, member, new ExecutionCallback<Integer>() {
+        @Override
+        public void onResponse(Integer response) {
+          f.complete(response);
+        }
+
+        @Override
+        public void onFailure(Throwable t) {
+          f.complete(GroupTask.NACK);   // a lost end: a false positive, never a false negative
+        }
+      });
+    } catch (RuntimeException ex) {
+      f.complete(GroupTask.NACK);
+    }
+    return f;
+  }
+
+  private Map<UUID, Member> otherMembers() {
+    Map<UUID, Member> members = new HashMap<>();
+    for (Member m : hazelcast.getCluster().getMembers()) {
+      if (!m.getUuid().equals(self)) {
+        members.put(m.getUuid(), m);
+      }
+    }
+    return members;
+  }
+
+  private void memberGone(UUID member) {
+    Peer peer = peers.get(member);
+    if (peer != null) {
+      synchronized (peer) {
+        peer.revoked = true;   // writers now wait out its lease instead of asking it
+      }
+    }
+    remote.originLost(member.toString());
+  }
+
+  // ---- receiver and grantor ----
+
+  int handle(GroupTask task) throws InterruptedException {
+    switch (task.kind) {
+      case JOIN:
+        return grantJoin(task);
+      case RENEW:
+        return grantRenew(task);
+      default:
+        return apply(task);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private int apply(GroupTask task) {
+    receiverLock.readLock().lock();
+    try {
+      if ((task.epoch != epoch && task.epoch != ANY_EPOCH) || closed) {
+        return GroupTask.NACK;
+      }
+      String origin = task.origin.toString();
+      switch (task.kind) {
+        case BEGIN_ENTER:
+        case BEGIN_LEAVE:
+          if (clock.getAsLong() - acceptUntil >= 0) {
+            return GroupTask.NACK;   // outside the window: the writer may already have waited us out
+          }
+          K key = (K) Objects.requireNonNull(task.key, "key");
+          if (task.kind == GroupTask.Kind.BEGIN_ENTER) {
+            remote.enterBegun(origin, task.op, key);
+          } else {
+            remote.leaveBegun(origin, task.op, key);
+          }
+          return GroupTask.ACK;
+        case END_ENTER_VISIBLE:
+          remote.enterEnded(origin, task.op, true);
+          return GroupTask.ACK;
+        case END_ENTER_ABORT:
+          remote.enterEnded(origin, task.op, false);
+          return GroupTask.ACK;
+        case END_LEAVE_GONE:
+          remote.leaveEnded(origin, task.op, true);
+          return GroupTask.ACK;
+        case END_LEAVE_CANCEL:
+          remote.leaveEnded(origin, task.op, false);
+          return GroupTask.ACK;
+        default:
+          throw new IllegalArgumentException("not a write: " + task);
+      }
+    } finally {
+      receiverLock.readLock().unlock();
+    }
+  }
+
+  private int grantJoin(GroupTask task) throws InterruptedException {
+    Peer peer = peers.computeIfAbsent(task.origin, u -> new Peer());
+    synchronized (peer) {
+      if (task.epoch < peer.epoch) {
+        return GroupTask.NACK;
+      }
+      if (task.epoch > peer.epoch) {
+        peer.epoch = task.epoch;   // from here on this member's new writes need its ack at this epoch
+        peer.revoked = false;
+        peer.granted = false;
+      } else if (peer.revoked) {
+        return GroupTask.NACK;
+      }
+    }
+    long drainSeq;
+    synchronized (seqLock) {
+      drainSeq = enterSeq;
+    }
+    long deadline = clock.getAsLong() + leaseNanos / 3;
+    while (!drained(drainSeq)) {
+      if (clock.getAsLong() - deadline >= 0) {
+        return GroupTask.NACK;   // an enter begun before the JOIN is still open; the joiner retries
+      }
+      TimeUnit.MILLISECONDS.sleep(1);
+    }
+    synchronized (peer) {
+      if (peer.epoch != task.epoch || peer.revoked) {
+        return GroupTask.NACK;
+      }
+      peer.granted = true;
+      peer.lastGrant = clock.getAsLong();
+      return GroupTask.ACK;
+    }
+  }
+
+  private boolean drained(long drainSeq) {
+    for (long seq : entersInFlight.values()) {
+      if (seq <= drainSeq) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private int grantRenew(GroupTask task) {
+    Peer peer = peers.get(task.origin);
+    if (peer == null) {
+      return GroupTask.NACK;
+    }
+    synchronized (peer) {
+      if (peer.epoch != task.epoch || peer.revoked || !peer.granted) {
+        return GroupTask.NACK;
+      }
+      peer.lastGrant = clock.getAsLong();
+      return GroupTask.ACK;
+    }
+  }
+
+  // ---- lease ----
+
+  private enum Round { GRANTED, REFUSED, INCOMPLETE }
+
+  private void renewSafely() {
+    try {
+      renew();
+    } catch (Throwable t) {
+      LOGGER.log(Level.WARNING, "guard group '" + name + "': lease renewal failed", t);
+    }
+  }
+
+  private void renew() throws InterruptedException {
+    if (closed) {
+      return;
+    }
+    long t0 = clock.getAsLong();
+    boolean join;
+    long ep;
+    receiverLock.writeLock().lock();
+    try {
+      if (!joining && t0 - leaseUntil >= 0) {
+        lapseLocked("the lease ran out");
+      }
+      join = joining;
+      ep = epoch;
+      if (join) {
+        acceptUntil = t0 + leaseNanos;   // provisional: whoever grants this round grants after t0
+      }
+    } finally {
+      receiverLock.writeLock().unlock();
+    }
+    // A JOIN round allows for the grantors' drain (at most lease / 3 each, in parallel).
+    Round round = roundTrip(join ? GroupTask.Kind.JOIN : GroupTask.Kind.RENEW, ep,
+        t0 + (join ? leaseNanos / 2 : leaseNanos / 3));
+    boolean sync = false;
+    receiverLock.writeLock().lock();
+    try {
+      if (ep != epoch || closed) {
+        return;
+      }
+      if (round == Round.REFUSED) {
+        lapseLocked(join ? "a member refused the join" : "a member refused the renewal");
+        return;
+      }
+      if (round == Round.INCOMPLETE) {
+        return;   // no new lease; the current one runs out by itself
+      }
+      if (!join && clock.getAsLong() - leaseUntil >= 0) {
+        lapseLocked("the lease ran out during the renewal");
+        return;
+      }
+      acceptUntil = t0 + leaseNanos;
+      leaseUntil = t0 + leaseNanos;
+      if (join) {
+        joining = false;
+        sync = true;
+      }
+    } finally {
+      receiverLock.writeLock().unlock();
+    }
+    if (sync) {
+      synchronize(ep);
+    }
+  }
+
+  /** Rebuilds from the KeySource: started after every member granted the JOIN round of {@code ep}. */
+  private void synchronize(long ep) {
+    local.rebuild().whenComplete((ok, failure) -> {
+      receiverLock.writeLock().lock();
+      try {
+        if (failure == null && ep == epoch && !closed) {
+          complete = true;
+        } else if (failure != null && ep == epoch) {
+          lapseLocked("the rebuild after joining failed: " + failure);
+        }
+      } finally {
+        receiverLock.writeLock().unlock();
+      }
+    });
+  }
+
+  private void lapseLocked(String why) {
+    complete = false;
+    epoch = EPOCHS.incrementAndGet();
+    joining = true;
+    long now = clock.getAsLong();
+    acceptUntil = now;
+    leaseUntil = now;
+    lapses.incrementAndGet();
+    LOGGER.log(Level.INFO, () -> "guard group '" + name + "' on " + self + ": " + why
+        + "; passing through until it has rejoined and rebuilt");
+    // No message of the old epoch is applied after this (apply checks the epoch under the read
+    // lock), so the remote writes can be ended here without racing a late begin.
+    remote.releaseAll();
+  }
+
+  private Round roundTrip(GroupTask.Kind kind, long ep, long deadline) throws InterruptedException {
+    List<Future<Integer>> replies = new ArrayList<>();
+    for (Member m : otherMembers().values()) {
+      replies.add(executor.submitToMember(new GroupTask(name, kind, self, ep, 0, null), m));
+    }
+    Round result = Round.GRANTED;
+    for (Future<Integer> reply : replies) {
+      try {
+        int r = reply.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
+        if (r == GroupTask.NACK) {
+          result = Round.REFUSED;
+        }
+      } catch (TimeoutException | ExecutionException | RuntimeException e) {
+        if (result == Round.GRANTED) {
+          result = Round.INCOMPLETE;
+        }
+      }
+    }
+    return result;
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new GroupUnavailableException("guard group '" + name + "' is closed");
+    }
+  }
+
+  /** Leaves the group: this member stops answering "absent" and stops receiving; other members wait out its lease. */
+  @Override
+  public void close() {
+    receiverLock.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      complete = false;
+    } finally {
+      receiverLock.writeLock().unlock();
+    }
+    renewer.shutdownNow();
+    registry(hazelcast).remove(name, this);
+    try {
+      hazelcast.getCluster().removeMembershipListener(membershipRegistration);
+    } catch (RuntimeException e) {
+      // the member is shutting down
+    }
+    remote.releaseAll();
+  }
+
+  @Override
+  public String toString() {
+    return "HazelcastGuardGroup[" + name + " on " + self + ", epoch " + epoch + (mayAnswerAbsent() ? ", leased]"
+        : ", passing through]");
+  }
+
+  /**
+   * Builds a {@link HazelcastGuardGroup}. Each setter checks its value and may be called once.
+   *
+   * @param <K> the key type
+   */
+  public static final class Builder<K> {
+    private final HazelcastInstance hazelcast;
+    private final CuckooGuard<K> guard;
+    private @Nullable String name;
+    private Duration lease = Duration.ofMillis(DEFAULT_LEASE_MILLIS);
+    private boolean leaseSet;
+    private @Nullable Duration ackTimeoutOrNull;
+    private Duration ackTimeout = Duration.ofMillis(DEFAULT_LEASE_MILLIS / 2);
+    private double maxClockDrift = DEFAULT_MAX_CLOCK_DRIFT;
+    private boolean driftSet;
+    private String executorName = "cuckoo-guard";
+
+    private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
+      this.hazelcast = hazelcast;
+      this.guard = guard;
+    }
+
+    /** The group name, the same on every member (default: the guard's name). */
+    public Builder<K> name(String name) {
+      if (this.name != null) {
+        throw new IllegalStateException("name was already set to " + this.name);
+      }
+      if (Objects.requireNonNull(name, "name").isBlank()) {
+        throw new IllegalArgumentException("name must not be blank");
+      }
+      this.name = name;
+      return this;
+    }
+
+    /**
+     * How long a member may answer "absent" after the start of its last granted renewal (default
+     * {@value #DEFAULT_LEASE_MILLIS} ms); renewed every third of it. A writer waits at most about
+     * ack timeout + lease × (1 + 2 drift) for a member that does not answer.
+     */
+    public Builder<K> lease(Duration lease) {
+      if (leaseSet) {
+        throw new IllegalStateException("lease was already set to " + this.lease);
+      }
+      if (Objects.requireNonNull(lease, "lease").toMillis() < 30) {
+        throw new IllegalArgumentException("lease (" + lease + ") must be at least 30 ms");
+      }
+      this.lease = lease;
+      this.leaseSet = true;
+      return this;
+    }
+
+    /** How long a writer waits for an acknowledgement before it waits out the member's lease (default: lease / 2). */
+    public Builder<K> ackTimeout(Duration ackTimeout) {
+      if (ackTimeoutOrNull != null) {
+        throw new IllegalStateException("ackTimeout was already set to " + ackTimeoutOrNull);
+      }
+      if (Objects.requireNonNull(ackTimeout, "ackTimeout").isNegative() || ackTimeout.isZero()) {
+        throw new IllegalArgumentException("ackTimeout (" + ackTimeout + ") must be positive");
+      }
+      this.ackTimeoutOrNull = ackTimeout;
+      return this;
+    }
+
+    /** Bound on the rate difference of two members' monotonic clocks (default {@value #DEFAULT_MAX_CLOCK_DRIFT}). */
+    public Builder<K> maxClockDrift(double drift) {
+      if (driftSet) {
+        throw new IllegalStateException("maxClockDrift was already set to " + maxClockDrift);
+      }
+      if (!(drift >= 0 && drift < 0.5)) {
+        throw new IllegalArgumentException("maxClockDrift (" + drift + ") must be in [0, 0.5)");
+      }
+      this.maxClockDrift = drift;
+      this.driftSet = true;
+      return this;
+    }
+
+    /** Joins the group: this member passes through until it has a lease and a rebuilt filter. */
+    public HazelcastGuardGroup<K> join() {
+      ackTimeout = ackTimeoutOrNull != null ? ackTimeoutOrNull : lease.dividedBy(2);
+      return new HazelcastGuardGroup<>(this);
+    }
+  }
+}

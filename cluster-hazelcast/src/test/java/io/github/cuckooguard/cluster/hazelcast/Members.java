@@ -1,0 +1,102 @@
+package io.github.cuckooguard.cluster.hazelcast;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.KeySource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Embedded members in this JVM on 127.0.0.1: TCP-IP join on a random port range (other test runs
+ * may share the machine), multicast and auto-detection off, one cluster name per test class.
+ */
+final class Members implements AutoCloseable {
+
+  static final int EXECUTOR_THREADS = 4;
+  /**
+   * Longer than the default: on 2 shared cores a 300 ms lease with a 150 ms ack timeout lapses
+   * often (correct, but members then pass through and rebuild, and the tests would measure little).
+   */
+  static final Duration LEASE = Duration.ofMillis(1_000);
+
+  private final String cluster = "cuckoo-guard-cluster-" + UUID.randomUUID();
+  private final int basePort = 20_000 + ThreadLocalRandom.current().nextInt(20_000);
+  private final List<HazelcastInstance> started = new ArrayList<>();
+  private final List<HazelcastGuardGroup<?>> groups = new ArrayList<>();
+
+  HazelcastInstance start() {
+    HazelcastInstance member = Hazelcast.newHazelcastInstance(config(cluster, basePort));
+    started.add(member);
+    return member;
+  }
+
+  String cluster() {
+    return cluster;
+  }
+
+  int basePort() {
+    return basePort;
+  }
+
+  static Config config(String cluster, int basePort) {
+    Config config = new Config().setClusterName(cluster);
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.logging.type", "none");
+    config.getExecutorConfig("cuckoo-guard").setPoolSize(EXECUTOR_THREADS);
+    NetworkConfig network = config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true);
+    network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    JoinConfig join = network.getJoin();
+    join.getMulticastConfig().setEnabled(false);
+    join.getAutoDetectionConfig().setEnabled(false);
+    for (int p = basePort; p < basePort + 4; p++) {
+      join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + p);
+    }
+    return config;
+  }
+
+  /** A guard named "ids" over {@code source} on {@code member}, joined to its group. */
+  HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source) {
+    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action));
+    groups.add(group);
+    return group;
+  }
+
+  static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source) {
+    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
+        .expectedInsertions(400_000).fpp(0.001).keySource(source).build();
+    return HazelcastGuardGroup.newBuilder(member, guard).lease(LEASE).join();
+  }
+
+  static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups) throws InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    for (HazelcastGuardGroup<?> g : groups) {
+      while (!g.mayAnswerAbsent()) {
+        if (System.nanoTime() - deadline > 0) {
+          throw new AssertionError(g + " got no lease within " + within);
+        }
+        Thread.sleep(10);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    groups.forEach(g -> {
+      try {
+        g.close();
+      } catch (RuntimeException e) {
+        // member already gone
+      }
+    });
+    started.forEach(m -> m.getLifecycleService().terminate());
+  }
+}

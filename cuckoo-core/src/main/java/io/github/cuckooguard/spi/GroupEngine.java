@@ -1,0 +1,54 @@
+package io.github.cuckooguard.spi;
+
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The messaging and lease half of a replicated guard, implemented by an engine module (Hazelcast,
+ * later Redis). The engine delivers each message to the {@link RemoteWrites} of the guard of the
+ * same name on every other member, and tells the writer when it may proceed.
+ *
+ * <p>Contract, on which the no-false-negative argument of {@link ReplicatedGuard} rests:
+ * <ol>
+ *   <li>{@link #enterBegun} and {@link #leaveBegun} return normally only when every other member
+ *       either has <em>applied</em> the message ({@link RemoteWrites#enterBegun} /
+ *       {@link RemoteWrites#leaveBegun} returned there; acknowledging before applying is the bug
+ *       this forbids) or can no longer answer "definitely absent" until it has a complete filter
+ *       again (its lease ran out and cannot be renewed without it passing through a rebuild that
+ *       sees the write). Otherwise they throw, and the writer does not proceed.
+ *   <li>A member whose engine reports {@link #mayAnswerAbsent()} false answers "might contain" for
+ *       every key; true only while it holds a fresh lease and its filter is complete.
+ *   <li>The end messages ({@link #enterEnded}, {@link #leaveEnded}) may be delivered late or lost:
+ *       a lost end leaves a fingerprint in place (a false positive), never removes one that a
+ *       present key needs.
+ * </ol>
+ *
+ * @param <K> the key type; the engine must be able to carry it to other members
+ */
+public interface GroupEngine<K> {
+
+  /**
+   * Delivers the begin of an enter of {@code key} (operation {@code op} of this member) and waits
+   * as the interface comment says.
+   *
+   * @throws GroupUnavailableException if the engine cannot establish rule 1 in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  void enterBegun(long op, K key) throws InterruptedException;
+
+  /** Delivers the end of enter {@code op}: visible, or aborted (the remote members remove the fingerprint). */
+  CompletionStage<Void> enterEnded(long op, boolean visible);
+
+  /**
+   * Delivers the announcement of a leave of {@code key} and waits as {@link #enterBegun} does.
+   *
+   * @throws GroupUnavailableException if the engine cannot establish rule 1 in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  void leaveBegun(long op, K key) throws InterruptedException;
+
+  /** Delivers the end of leave {@code op}: gone, or cancelled (the key stayed). */
+  CompletionStage<Void> leaveEnded(long op, boolean gone);
+
+  /** Whether this member may answer "definitely absent" now (fresh lease, complete filter). */
+  boolean mayAnswerAbsent();
+}

@@ -1,0 +1,196 @@
+package io.github.cuckooguard.spi;
+
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.PendingEnter;
+import io.github.cuckooguard.PendingLeave;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One member's view of a guard replicated over a group: writes go to the local guard and, through
+ * the {@link GroupEngine}, to every other member's; lookups stay local and take no lock.
+ *
+ * <p>Why no member answers "definitely absent" for a present key:
+ * <ol>
+ *   <li><b>Enter before visible, everywhere.</b> {@link #beginEnter} stores the fingerprint
+ *       locally (in flight), then returns only when the engine established that every other
+ *       member applied the begin or can no longer answer absent (engine rule 1). The caller makes
+ *       the key visible only after that. A member that applied it keeps the key in flight until
+ *       {@link Enter#visible()} reaches it, then tracked until its leave; its rebuilds keep an
+ *       in-flight key and scan a visible one.
+ *   <li><b>Absent only with a lease.</b> {@link #mightContain} answers false only when the local
+ *       guard does and the engine says this member may answer absent (a fresh lease, a complete
+ *       filter). A member that missed a begin lost its lease before the writer went on.
+ *   <li><b>Leaves after gone.</b> {@link #beginLeave} announces the leave everywhere (same wait)
+ *       before the caller removes the key; {@link Leave#gone()} is delivered after. A remote gone
+ *       whose announcement was not applied is dropped ({@link RemoteWrites}). A late or lost leave
+ *       is a false positive.
+ *   <li><b>Rollback, paired.</b> {@link Enter#abort()} removes the local fingerprint and sends the
+ *       abort; each member that applied the begin removes exactly the copy it added.
+ * </ol>
+ * Thread-safe; the handles are single-use and owned by one thread at a time.
+ *
+ * @param <K> the key type
+ */
+public final class ReplicatedGuard<K> {
+
+  private final CuckooGuard<K> local;
+  private final GroupEngine<K> engine;
+  private final AtomicLong ops = new AtomicLong();
+
+  /** Replicates {@code local} through {@code engine}. */
+  public ReplicatedGuard(CuckooGuard<K> local, GroupEngine<K> engine) {
+    this.local = Objects.requireNonNull(local, "local");
+    this.engine = Objects.requireNonNull(engine, "engine");
+  }
+
+  /** This member's guard (it also holds the other members' writes). */
+  public CuckooGuard<K> local() {
+    return local;
+  }
+
+  /**
+   * False only if {@code key} is definitely absent: the local guard says so and this member holds
+   * a fresh lease with a complete filter. Local and lock-free.
+   */
+  public boolean mightContain(K key) {
+    Objects.requireNonNull(key, "key");
+    if (!engine.mayAnswerAbsent()) {
+      return true;
+    }
+    return local.mightContain(key);
+  }
+
+  /**
+   * Begins a replicated enter: returns once the key is in flight on every member that can still
+   * answer "definitely absent". Make the key visible after this returns.
+   *
+   * @throws GroupUnavailableException if the group could not be made safe in time; the local enter
+   *     is aborted and the key must not be made visible
+   * @throws InterruptedException if interrupted while waiting; the local enter is aborted
+   */
+  public Enter<K> beginEnter(K key) throws InterruptedException {
+    PendingEnter<K> pending = local.beginEnter(key);
+    long op = ops.incrementAndGet();
+    boolean delivered = false;
+    try {
+      engine.enterBegun(op, key);
+      delivered = true;
+    } finally {
+      if (!delivered) {
+        pending.abort();
+        engine.enterEnded(op, false);
+      }
+    }
+    return new Enter<>(this, pending, op);
+  }
+
+  /**
+   * Announces a replicated leave: returns once every member that can still answer absent has the
+   * leave announced. Remove the key at the source after this returns.
+   *
+   * @throws GroupUnavailableException if the group could not be made safe in time; the local leave
+   *     is cancelled and the key must not be removed yet
+   * @throws InterruptedException if interrupted while waiting; the local leave is cancelled
+   */
+  public Leave<K> beginLeave(K key) throws InterruptedException {
+    PendingLeave<K> pending = local.beginLeave(key);
+    long op = ops.incrementAndGet();
+    boolean delivered = false;
+    try {
+      engine.leaveBegun(op, key);
+      delivered = true;
+    } finally {
+      if (!delivered) {
+        pending.cancel();
+        engine.leaveEnded(op, false);
+      }
+    }
+    return new Leave<>(this, pending, op);
+  }
+
+  /**
+   * A replicated enter that has begun everywhere it needs to. Exactly one of {@link #visible()}
+   * and {@link #abort()}; {@link #close()} aborts unless one was called.
+   *
+   * @param <K> the key type
+   */
+  public static final class Enter<K> implements AutoCloseable {
+    private final ReplicatedGuard<K> group;
+    private final PendingEnter<K> pending;
+    private final long op;
+
+    private Enter(ReplicatedGuard<K> group, PendingEnter<K> pending, long op) {
+      this.group = group;
+      this.pending = pending;
+      this.op = op;
+    }
+
+    /** The key is visible at the source; delivered to the others after. */
+    public CompletionStage<Void> visible() {
+      pending.visible();
+      return group.engine.enterEnded(op, true);
+    }
+
+    /** The key never became visible: removes the fingerprint here and, paired, on every member that added one. */
+    public CompletionStage<Void> abort() {
+      pending.abort();
+      return group.engine.enterEnded(op, false);
+    }
+
+    /** The key being entered. */
+    public K key() {
+      return pending.key();
+    }
+
+    @Override
+    public void close() {
+      if (!pending.isDone()) {
+        abort();
+      }
+    }
+  }
+
+  /**
+   * A replicated leave that has been announced everywhere it needs to. Exactly one of
+   * {@link #gone()} and {@link #cancel()}; {@link #close()} cancels unless one was called.
+   *
+   * @param <K> the key type
+   */
+  public static final class Leave<K> implements AutoCloseable {
+    private final ReplicatedGuard<K> group;
+    private final PendingLeave<K> pending;
+    private final long op;
+
+    private Leave(ReplicatedGuard<K> group, PendingLeave<K> pending, long op) {
+      this.group = group;
+      this.pending = pending;
+      this.op = op;
+    }
+
+    /** The key is gone from the source: removes it here, then on the others. */
+    public CompletionStage<Void> gone() {
+      pending.gone();
+      return group.engine.leaveEnded(op, true);
+    }
+
+    /** The key stayed: the leave is cancelled everywhere. */
+    public CompletionStage<Void> cancel() {
+      pending.cancel();
+      return group.engine.leaveEnded(op, false);
+    }
+
+    /** The key being removed. */
+    public K key() {
+      return pending.key();
+    }
+
+    @Override
+    public void close() {
+      if (!pending.isDone()) {
+        cancel();
+      }
+    }
+  }
+}

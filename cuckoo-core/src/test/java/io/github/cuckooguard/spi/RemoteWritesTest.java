@@ -1,0 +1,63 @@
+package io.github.cuckooguard.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.Funnels;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+
+class RemoteWritesTest {
+
+  private final Set<Long> source = ConcurrentHashMap.newKeySet();
+  private final CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel())
+      .expectedInsertions(10_000).fpp(0.001).executor(Runnable::run)
+      .keySource(action -> source.forEach(action)).build();
+  private final RemoteWrites<Long> remote = new RemoteWrites<>(guard);
+
+  @Test
+  void remoteEnterInFlightSurvivesARebuildThatDoesNotSeeTheKey() {
+    remote.enterBegun("a", 1, 42L);
+    guard.rebuild().join();   // the source does not show 42 yet
+    assertThat(guard.mightContain(42L)).isTrue();
+    source.add(42L);
+    remote.enterEnded("a", 1, true);
+    guard.rebuild().join();
+    assertThat(guard.mightContain(42L)).isTrue();
+    assertThat(remote.open()).isZero();
+  }
+
+  @Test
+  void remoteAbortRemovesTheCopyItAdded() {
+    remote.enterBegun("a", 1, 7L);
+    remote.enterBegun("a", 1, 7L);   // redelivered: applied once
+    remote.enterEnded("a", 1, false);
+    assertThat(guard.mightContain(7L)).isFalse();
+    assertThat(guard.inFlight()).isZero();
+  }
+
+  @Test
+  void goneWithoutItsAnnouncementIsDropped() {
+    guard.keyEntered(9L);
+    remote.leaveEnded("a", 5, true);   // announcement never applied here
+    assertThat(guard.mightContain(9L)).isTrue();
+    remote.enterEnded("a", 6, false);   // abort of an unknown enter: nothing removed
+    assertThat(guard.mightContain(9L)).isTrue();
+  }
+
+  @Test
+  void lostOriginKeepsItsOpenEntersAndCancelsItsLeaves() {
+    guard.keyEntered(3L);
+    remote.enterBegun("a", 1, 2L);
+    remote.leaveBegun("a", 2, 3L);
+    remote.enterBegun("b", 1, 4L);
+    remote.originLost("a");
+    assertThat(remote.open()).isOne();
+    assertThat(guard.mightContain(2L)).isTrue();
+    assertThat(guard.mightContain(3L)).isTrue();
+    remote.releaseAll();
+    assertThat(remote.open()).isZero();
+    assertThat(guard.inFlight()).isZero();
+  }
+}
