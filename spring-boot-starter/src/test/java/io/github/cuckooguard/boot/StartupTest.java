@@ -22,8 +22,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 @ExtendWith(OutputCaptureExtension.class)
 class StartupTest {
 
+  /** Runs {@code app} with {@code properties} as command-line arguments (they beat application.properties). */
   private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
-    return new SpringApplicationBuilder(app).web(WebApplicationType.NONE).properties(properties).run();
+    String[] args = new String[properties.length];
+    for (int i = 0; i < properties.length; i++) {
+      args[i] = "--" + properties[i];
+    }
+    return new SpringApplicationBuilder(app).web(WebApplicationType.NONE).run(args);
   }
 
   @Test
