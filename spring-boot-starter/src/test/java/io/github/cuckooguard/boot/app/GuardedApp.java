@@ -14,6 +14,11 @@ import org.springframework.context.annotation.Bean;
 @SpringBootApplication
 public class GuardedApp {
 
+  /** Runs the application (also the entry point of the AOT processing test). */
+  public static void main(String[] args) {
+    org.springframework.boot.SpringApplication.run(GuardedApp.class, args);
+  }
+
   @Bean
   SimpleMeterRegistry simpleMeterRegistry() {
     return new SimpleMeterRegistry();
