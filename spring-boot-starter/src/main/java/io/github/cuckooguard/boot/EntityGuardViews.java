@@ -26,11 +26,22 @@ final class EntityGuardViews {
       }
       for (String entityName : guards.guardedEntities()) {
         for (EntityType<?> type : emf.getMetamodel().getEntities()) {
-          if (type.getJavaType().getName().equals(entityName) || type.getName().equals(entityName)) {
+          if ((type.getJavaType().getName().equals(entityName) || type.getName().equals(entityName))
+              && readableWithoutTenant(guards, type.getJavaType())) {
             into.putIfAbsent(type.getName(), new EntityGuard(type.getName(), type.getJavaType(), guards));
           }
         }
       }
+    }
+  }
+
+  /** False for a multi-tenant factory, whose guards are per tenant (not listed yet). */
+  private static boolean readableWithoutTenant(HibernateCuckooGuards guards, Class<?> entity) {
+    try {
+      guards.stats(entity);
+      return true;
+    } catch (IllegalStateException multiTenant) {
+      return false;
     }
   }
 

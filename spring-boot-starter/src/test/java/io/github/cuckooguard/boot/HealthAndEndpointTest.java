@@ -14,13 +14,16 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The health indicator is UP while every guard filters and OUT_OF_SERVICE, with the reason, once
  * the endpoint's write operation marks a guard stale; the "tokens" guard has no key source, so it
- * stays pass-through (deterministic). Own context, since it leaves a guard degraded.
+ * stays pass-through (deterministic). The context is dirtied afterwards, since the test leaves a
+ * guard degraded and the cached context is shared with {@link StarterTest}.
  */
 @SpringBootTest(classes = GuardedApp.class)
+@DirtiesContext
 class HealthAndEndpointTest {
 
   @Autowired CuckooGuardHealthIndicator health;
