@@ -14,7 +14,6 @@ import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.FactoryBean;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -49,6 +48,7 @@ public final class GuardBeanRegistrar
 
   private static final String HIBERNATE_ADAPTER_CLASS = "io.github.cuckooguard.hibernate.HibernateCuckooGuards";
   private static final String HIBERNATE_CLASS = "org.hibernate.SessionFactory";
+  private static final String HIBERNATE_ENTITY_GUARDS_CLASS = "io.github.cuckooguard.spring.internal.HibernateEntityGuards";
 
   private @Nullable ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
   private @Nullable BeanFactory beanFactory;
@@ -208,10 +208,14 @@ public final class GuardBeanRegistrar
             + "annotate its adds and removes.");
       }
     }
-    ListableBeanFactory factory = (ListableBeanFactory) requireBeanFactory();
-    RootBeanDefinition definition = new RootBeanDefinition(EntityGuardLookup.class);
+    // A bean class and constructor arguments, not an instance supplier: Spring AOT (process-aot,
+    // native images) cannot generate code for an instance supplier ("instance supplier is not
+    // supported"). The class is named, not referenced, so that it loads only with Hibernate present.
+    RootBeanDefinition definition = new RootBeanDefinition(ClassUtils.resolveClassName(
+        HIBERNATE_ENTITY_GUARDS_CLASS, classLoader != null ? classLoader : getClass().getClassLoader()));
+    definition.getConstructorArgumentValues().addIndexedArgumentValue(0, entities.keySet().toArray(new Class<?>[0]));
+    definition.getConstructorArgumentValues().addIndexedArgumentValue(1, entities.values().toArray(new String[0]));
     definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE);
-    definition.setInstanceSupplier(() -> HibernateEntityGuards.create(entities, factory));
     definition.setDescription("hibernate-adapter entity guards of " + entities.keySet());
     registry.registerBeanDefinition(EntityGuardLookup.BEAN_NAME, definition);
   }

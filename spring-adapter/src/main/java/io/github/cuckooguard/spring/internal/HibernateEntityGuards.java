@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.hibernate.SessionFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -35,28 +37,43 @@ import org.springframework.util.ClassUtils;
  *
  * <p>Thread-safe.
  */
-final class HibernateEntityGuards implements EntityGuardLookup, SmartInitializingSingleton {
+final class HibernateEntityGuards implements EntityGuardLookup, SmartInitializingSingleton, BeanFactoryAware {
 
   private static final boolean TRANSACTIONS = ClassUtils.isPresent(
       "org.springframework.transaction.support.TransactionSynchronizationManager",
       HibernateEntityGuards.class.getClassLoader());
 
   private final Map<Class<?>, String> declaredBy;
-  private final ListableBeanFactory beanFactory;
+  private @Nullable ListableBeanFactory beanFactory;
   private final ConcurrentMap<Class<?>, Guard> guards = new ConcurrentHashMap<>();
 
-  private HibernateEntityGuards(Map<Class<?>, String> declaredBy, ListableBeanFactory beanFactory) {
-    this.declaredBy = Map.copyOf(declaredBy);
-    this.beanFactory = beanFactory;
+  /**
+   * Used by the bean definition that {@link GuardBeanRegistrar} registers (a constructor, not an
+   * instance supplier, and arrays, whose code Spring AOT can generate); the bean factory comes
+   * through {@link BeanFactoryAware}.
+   */
+  public HibernateEntityGuards(Class<?>[] entities, String[] declaredBy) {
+    if (entities.length != declaredBy.length) {
+      throw new IllegalArgumentException(entities.length + " entities, " + declaredBy.length + " declarations");
+    }
+    Map<Class<?>, String> map = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < entities.length; i++) {
+      map.put(entities[i], declaredBy[i]);
+    }
+    this.declaredBy = Map.copyOf(map);
   }
 
-  /**
-   * The lookup of the declared entities.
-   *
-   * @param declaredBy each entity, and the repositories that declare it (for messages)
-   */
-  static EntityGuardLookup create(Map<Class<?>, String> declaredBy, ListableBeanFactory beanFactory) {
-    return new HibernateEntityGuards(declaredBy, beanFactory);
+  @Override
+  public void setBeanFactory(BeanFactory beanFactory) {
+    this.beanFactory = (ListableBeanFactory) beanFactory;
+  }
+
+  private ListableBeanFactory beanFactory() {
+    ListableBeanFactory factory = beanFactory;
+    if (factory == null) {
+      throw new IllegalStateException("HibernateEntityGuards used outside a bean factory");
+    }
+    return factory;
   }
 
   @Override
@@ -132,6 +149,7 @@ final class HibernateEntityGuards implements EntityGuardLookup, SmartInitializin
 
     private Resolved resolve() {
       String what = "@CuckooGuarded(entity = " + entity.getName() + ".class) on " + declaredBy;
+      ListableBeanFactory beanFactory = beanFactory();
       String[] names = beanFactory.getBeanNamesForType(EntityManagerFactory.class);
       if (names.length == 0) {
         throw new IllegalStateException(what + ": the context has no EntityManagerFactory (or "

@@ -1,0 +1,70 @@
+package io.github.cuckooguard.boot;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+
+/**
+ * Turns the configuration errors of Cuckoo Guard's adapters into a description and an action
+ * instead of a stack trace: a write path of a guarded repository that the guard does not follow,
+ * a key type the guard cannot take, and an unknown or malformed setting ({@code cuckooguard.*},
+ * {@code hibernate.cuckoo.*}). An error is recognised as the adapters' when it is thrown by a class
+ * of {@code io.github.cuckooguard} (the innermost such cause is reported). Registered in {@code
+ * META-INF/spring.factories}.
+ */
+public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
+
+  private static final String PACKAGE = "io.github.cuckooguard.";
+
+  @Override
+  public @Nullable FailureAnalysis analyze(Throwable failure) {
+    Throwable cause = ours(failure);
+    if (cause == null || cause.getMessage() == null) {
+      return null;
+    }
+    String message = cause.getMessage();
+    return new FailureAnalysis(describe(message), action(cause, message), failure);
+  }
+
+  private static @Nullable Throwable ours(Throwable failure) {
+    Throwable found = null;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if ((t instanceof IllegalStateException || t instanceof IllegalArgumentException) && thrownByUs(t)) {
+        found = found == null || !(found instanceof CuckooGuardPropertyException) ? t : found;
+        if (t instanceof CuckooGuardPropertyException) {
+          return t;
+        }
+      }
+    }
+    return found;
+  }
+
+  private static boolean thrownByUs(Throwable t) {
+    StackTraceElement[] trace = t.getStackTrace();
+    return t instanceof CuckooGuardPropertyException
+        || trace.length > 0 && trace[0].getClassName().startsWith(PACKAGE);
+  }
+
+  private static String describe(String message) {
+    return "Cuckoo Guard is misconfigured: " + message;
+  }
+
+  private static String action(Throwable cause, String message) {
+    if (message.contains("the guard does not follow")) {
+      return "Follow every write path of the guarded repository: annotate its inserts with @GuardedAdd and its "
+          + "deletes with @GuardedRemove, extend org.springframework.data.repository.Repository<T, ID> instead of "
+          + "CrudRepository/JpaRepository, or guard a Hibernate entity with @GuardedEntity and "
+          + "@CuckooGuarded(entity = …), which follows save and delete itself.";
+    }
+    if (message.contains("the key is a")) {
+      return "Give the guarded method a key of a supported type (see the message), or convert the key in the "
+          + "key expression, e.g. key = \"#date.toEpochDay()\".";
+    }
+    if (cause instanceof CuckooGuardPropertyException || message.contains("unknown setting")
+        || message.contains("cuckoo")) {
+      return "Correct the setting named above in application.properties/application.yml (cuckooguard.* or "
+          + "spring.jpa.properties.hibernate.cuckoo.*), using one of the accepted names and a value in range.";
+    }
+    return "Correct the declaration named above, as the message says.";
+  }
+}

@@ -1,0 +1,78 @@
+package io.github.cuckooguard.boot;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the Cuckoo Guard starter, bound from the {@code Environment} under {@value #PREFIX}.
+ * An unknown key directly under the prefix fails the start (the binder does not ignore unknown
+ * fields), and so does an unknown key under {@code cuckooguard.hibernate.*}, with the accepted
+ * names. Not thread-safe while it is bound; read-only afterwards.
+ */
+@ConfigurationProperties(prefix = CuckooGuardProperties.PREFIX, ignoreUnknownFields = false)
+public class CuckooGuardProperties {
+
+  /** The prefix of every setting of the starter. */
+  public static final String PREFIX = "cuckooguard";
+
+  /**
+   * Whether the starter turns the guards on (what {@code @EnableCuckooGuard} does). With false,
+   * annotated repositories run unguarded unless the application declares {@code
+   * @EnableCuckooGuard} itself.
+   */
+  private boolean enabled = true;
+
+  /**
+   * hibernate-adapter settings, passed to Hibernate as {@code hibernate.cuckoo.<key>}: enabled,
+   * entities, expected_insertions, fpp, fingerprint_bits, expansion, seed, rebuild_load_threshold,
+   * fpp_drift_factor, scan_fetch_size (dashes, underscores and case are equivalent). They override
+   * the same keys given through {@code spring.jpa.properties}.
+   */
+  private Map<String, String> hibernate = new LinkedHashMap<>();
+
+  /** Settings of the Micrometer meters. */
+  private final Metrics metrics = new Metrics();
+
+  /** Whether the starter turns the guards on. */
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  /** Sets {@link #isEnabled()}. */
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /** The hibernate-adapter settings, keys without the {@code hibernate.cuckoo.} prefix. */
+  public Map<String, String> getHibernate() {
+    return hibernate;
+  }
+
+  /** Sets {@link #getHibernate()}. */
+  public void setHibernate(Map<String, String> hibernate) {
+    this.hibernate = hibernate;
+  }
+
+  /** The metrics settings. */
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** Settings of the Micrometer meters. */
+  public static class Metrics {
+
+    /** Whether a meter binder is bound for each guard when Micrometer is present. */
+    private boolean enabled = true;
+
+    /** Whether a meter binder is bound for each guard. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Sets {@link #isEnabled()}. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+}

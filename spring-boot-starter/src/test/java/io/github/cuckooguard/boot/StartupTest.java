@@ -1,0 +1,90 @@
+package io.github.cuckooguard.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.cuckooguard.boot.app.GuardedApp;
+import io.github.cuckooguard.boot.badapp.UnfollowedWriteApp;
+import io.github.cuckooguard.spring.internal.ProxyCuckooGuardConfiguration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Starts real Boot applications and reads what Boot prints: the failure analyzer's description and
+ * action instead of a stack trace, misspelled keys reported with the accepted names,
+ * {@code cuckooguard.enabled=false}, and the open-in-view warning.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupTest {
+
+  /** Runs {@code app} with {@code properties} as command-line arguments (they beat application.properties). */
+  private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
+    String[] args = new String[properties.length];
+    for (int i = 0; i < properties.length; i++) {
+      args[i] = "--" + properties[i];
+    }
+    return new SpringApplicationBuilder(app).web(WebApplicationType.NONE).run(args);
+  }
+
+  @Test
+  void unfollowedWritePathFailsTheStartWithTheAnalyzersMessage(CapturedOutput output) {
+    assertThatThrownBy(() -> run(UnfollowedWriteApp.class).close()).isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("Cuckoo Guard is misconfigured: Spring Data repository "
+            + "io.github.cuckooguard.boot.badapp.PurchaseOrderRepository is guarded by 'orders'")
+        .contains("CrudRepository.save(Object)")
+        .contains("Action:")
+        .contains("annotate its inserts with @GuardedAdd");
+  }
+
+  @Test
+  void misspelledHibernateKeyFailsTheStartWithTheAcceptedNames(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.hibernate.fpq=0.01").close())
+        .hasRootCauseInstanceOf(IllegalArgumentException.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown setting cuckooguard.hibernate.fpq=0.01")
+        .contains("fpp").contains("expected-insertions")
+        .contains("Correct the setting named above");
+  }
+
+  @Test
+  void badHibernateValueFailsTheStart(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.hibernate.fpp=2").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START").contains("cuckooguard.hibernate.fpp");
+  }
+
+  @Test
+  void misspelledKeyUnderThePrefixIsReported(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.expected-entries=5").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START").contains("cuckooguard.expected-entries");
+  }
+
+  @Test
+  void enabledFalseLeavesTheGuardsOff() {
+    try (ConfigurableApplicationContext context = run(GuardedApp.class, "cuckooguard.enabled=false")) {
+      assertThat(context.containsBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME)).isFalse();
+      assertThat(context.getBeanNamesForType(GuardCatalog.class)).isEmpty();
+    }
+  }
+
+  @Test
+  void openInViewWithAGuardIsLoggedOnce(CapturedOutput output) {
+    try (ConfigurableApplicationContext context = run(GuardedApp.class, "spring.jpa.open-in-view=true")) {
+      String out = output.getOut() + output.getErr();
+      String marker = "spring.jpa.open-in-view is on and the context has Cuckoo guards";
+      assertThat(out).contains(marker);
+      assertThat(out.indexOf(marker)).isEqualTo(out.lastIndexOf(marker));
+    }
+  }
+}
