@@ -77,6 +77,19 @@ final class Db {
     sf.inTransaction(work);
   }
 
+  /**
+   * Whether the Hibernate on the class path names the {@code StatelessSession} in its insert and
+   * delete events (7.x). On 6.6 they carry no session, so the adapter follows a stateless write
+   * conservatively (pass-through until a rebuild after its transaction), and the tests that pin
+   * exact stateless tracking do not apply; {@code StatelessWriteNeverMissedTest} covers 6.6.
+   */
+  static boolean statelessEventsNameTheSession() {
+    return !org.hibernate.Version.getVersionString().startsWith("6.");
+  }
+
+  static final String STATELESS_EXACT_ONLY_ON_7 =
+      "Hibernate 6.6 gives StatelessSession events no session: followed conservatively there";
+
   static void awaitWarmUp(SessionFactory sf) {
     try {
       if (!HibernateCuckooGuards.of(sf).awaitWarmUp(Duration.ofSeconds(30))) {

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import org.hibernate.Transaction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
-import org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,9 +47,11 @@ final class BulkWrites {
   private final Set<EntityGuards> untracked =
       Collections.newSetFromMap(new IdentityHashMap<>());
   private final SessionReleases releases;
+  private final TransactionEnds transactionEnds;
 
-  BulkWrites(SessionReleases releases) {
+  BulkWrites(SessionReleases releases, TransactionEnds transactionEnds) {
     this.releases = releases;
+    this.transactionEnds = transactionEnds;
   }
 
   /** A Hibernate transaction began on this thread. */
@@ -122,11 +123,11 @@ final class BulkWrites {
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
-    session.getTransactionCompletionCallbacks().registerCallback(
-        (AfterCompletionCallback) (success, s) -> {
-          release(entity, 1);
-          entity.markStale(reason + " (its transaction completed)");
-        });
+    Runnable completed = () -> {
+      release(entity, 1);
+      entity.markStale(reason + " (its transaction completed)");
+    };
+    transactionEnds.after(session, completed, completed);
     entity.markStale(reason);
   }
 

@@ -11,17 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
-import org.hibernate.Interceptor;
 import org.hibernate.boot.Metadata;
-import org.hibernate.boot.internal.SessionFactoryOptionsBuilder;
 import org.hibernate.boot.spi.BootstrapContext;
+import org.hibernate.engine.config.spi.ConfigurationService;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.spi.EventType;
 import org.hibernate.event.spi.LoadEventListener;
 import org.hibernate.integrator.spi.Integrator;
-import org.hibernate.internal.EmptyInterceptor;
 import org.hibernate.mapping.PersistentClass;
+import org.hibernate.service.spi.SessionFactoryServiceRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,12 +32,16 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>PRE_INSERT, POST_INSERT, POST_DELETE, PRE_UPSERT: {@link MembershipListener};
  *   <li>LOAD: the group's listeners are replaced by {@link GuardedLoadListener} wrapping them;
- *   <li>the factory's {@code StatementInspector} and {@code Interceptor} are wrapped (the
- *       application's own are kept and called) to detect bulk and native statements on guarded
- *       tables and the end of their transactions. This uses {@code SessionFactoryOptionsBuilder},
- *       the options object of a standard bootstrap; with any other, bulk detection is off and a
- *       warning says to call {@code HibernateCuckooGuards.markStale} after such statements.
+ *   <li>the factory's {@code StatementInspector} and {@code Interceptor}, wrapped by {@link
+ *       GuardSessionFactoryBuilderFactory} while the factory was built (the application's own are
+ *       kept and called), get the registry: they detect bulk and native statements on guarded
+ *       tables and the end of their transactions. If they are missing (a factory not built
+ *       through a {@code SessionFactoryBuilder}), bulk detection is off and a warning says to
+ *       call {@code HibernateCuckooGuards.markStale} after such statements.
  * </ul>
+ *
+ * <p>Only public API and SPI of Hibernate ORM, the same in 6.6 and 7.x ({@code
+ * HibernateLinkageTest} checks every reference against the Hibernate it runs on).
  *
  * <p>Not API: instantiated by Hibernate's service loader.
  */
@@ -53,8 +55,9 @@ public final class CuckooGuardIntegrator implements Integrator {
   @Override
   public void integrate(
       Metadata metadata, BootstrapContext bootstrapContext, SessionFactoryImplementor sessionFactory) {
-    GuardSettings settings =
-        GuardSettings.from(bootstrapContext.getConfigurationService().getSettings());
+    // getServiceRegistry().requireService: BootstrapContext.getConfigurationService() is 7.x only
+    GuardSettings settings = GuardSettings.from(bootstrapContext.getServiceRegistry()
+        .requireService(ConfigurationService.class).getSettings());
     if (!settings.enabled()) {
       return;
     }
@@ -63,7 +66,8 @@ public final class CuckooGuardIntegrator implements Integrator {
       return;
     }
     GuardRegistry registry = new GuardRegistry(sessionFactory, settings, configs);
-    var events = sessionFactory.getEventListenerRegistry();
+    // getEventEngine(): SessionFactoryImplementor.getEventListenerRegistry() is 7.x only
+    var events = sessionFactory.getEventEngine().getListenerRegistry();
     MembershipListener membership = new MembershipListener(registry);
     events.appendListeners(EventType.PRE_INSERT, membership);
     events.appendListeners(EventType.POST_INSERT, membership);
@@ -79,26 +83,21 @@ public final class CuckooGuardIntegrator implements Integrator {
     sessionFactory.addObserver(registry);
   }
 
+  /** Nothing to undo: the registry stops its warm-up executor when the factory closes. */
+  @Override
+  public void disintegrate(
+      SessionFactoryImplementor sessionFactory, SessionFactoryServiceRegistry serviceRegistry) {}
+
   private static void watchBulkStatements(SessionFactoryImplementor factory, GuardRegistry registry) {
-    if (!(factory.getSessionFactoryOptions() instanceof SessionFactoryOptionsBuilder options)) {
-      LOGGER.log(Level.WARNING, "Cuckoo guard: session factory options of type "
-          + factory.getSessionFactoryOptions().getClass().getName() + " cannot be extended, so bulk"
-          + " and native statements on guarded tables are not detected; call"
-          + " HibernateCuckooGuards.markStale(entity) after running one");
+    if (factory.getSessionFactoryOptions().getStatementInspector()
+        instanceof GuardStatementInspector inspector) {
+      inspector.hooks().attach(registry); // installed by GuardSessionFactoryBuilderFactory
       return;
     }
-    options.applyStatementInspector(
-        new GuardStatementInspector(options.getStatementInspector(), registry));
-    Interceptor factoryScoped = options.getInterceptor();
-    Supplier<? extends Interceptor> sessionScoped = options.getStatelessInterceptorImplementorSupplier();
-    boolean noFactoryScoped = factoryScoped == null || factoryScoped instanceof EmptyInterceptor;
-    if (noFactoryScoped && sessionScoped != null) {
-      options.applyStatelessInterceptorSupplier(
-          () -> new GuardInterceptor(sessionScoped.get(), registry.bulkWrites()));
-    } else {
-      options.applyInterceptor(
-          new GuardInterceptor(noFactoryScoped ? null : factoryScoped, registry.bulkWrites()));
-    }
+    LOGGER.log(Level.WARNING, "Cuckoo guard: session factory " + factory.getName() + " was not"
+        + " built through a SessionFactoryBuilder that " + GuardSessionFactoryBuilderFactory.class
+        .getSimpleName() + " could wrap, so bulk and native statements on guarded tables are not"
+        + " detected; call HibernateCuckooGuards.markStale(entity) after running one");
   }
 
   /**

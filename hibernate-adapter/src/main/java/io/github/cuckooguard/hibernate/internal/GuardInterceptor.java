@@ -10,8 +10,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Delegates every callback to the application's interceptor (or does nothing, like Hibernate's
- * default) and reports transaction begin and completion to {@link BulkWrites}. Installed as the
- * session factory's interceptor by {@link CuckooGuardIntegrator}.
+ * default) and reports transaction begin and completion to {@link BulkWrites} (through {@link
+ * BulkHooks}). Installed by {@link GuardSessionFactoryBuilderFactory}.
+ *
+ * <p>Compiled against Hibernate 7.x and run on 6.6 too: {@code preMerge}/{@code postMerge} exist
+ * only in 7.x (6.6 never calls them); 6.6's deprecated {@code Serializable} variants are not
+ * overridden, and its defaults of the {@code Object} variants, which Hibernate calls, reach them
+ * in the delegate ({@code HibernateLinkageTest} pins the rest).
  *
  * <p>Thread safety: as thread-safe as the delegate; the added reporting is.
  */
@@ -21,16 +26,16 @@ final class GuardInterceptor implements Interceptor {
   private static final Interceptor NONE = new Interceptor() {};
 
   private final Interceptor delegate;
-  private final BulkWrites bulkWrites;
+  private final BulkHooks hooks;
 
-  GuardInterceptor(@Nullable Interceptor delegate, BulkWrites bulkWrites) {
+  GuardInterceptor(@Nullable Interceptor delegate, BulkHooks hooks) {
     this.delegate = delegate == null ? NONE : delegate;
-    this.bulkWrites = bulkWrites;
+    this.hooks = hooks;
   }
 
   @Override
   public void afterTransactionBegin(Transaction tx) {
-    bulkWrites.transactionBegan(tx);
+    hooks.transactionBegan(tx);
     delegate.afterTransactionBegin(tx);
   }
 
@@ -39,7 +44,7 @@ final class GuardInterceptor implements Interceptor {
     try {
       delegate.afterTransactionCompletion(tx);
     } finally {
-      bulkWrites.transactionCompleted(tx);
+      hooks.transactionCompleted(tx);
     }
   }
 

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import org.hibernate.SessionFactory;
 import org.hibernate.SessionFactoryObserver;
-import org.hibernate.binder.internal.TenantIdBinder;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
@@ -29,12 +28,19 @@ public final class GuardRegistry implements SessionFactoryObserver {
 
   private static final Logger LOGGER = System.getLogger("io.github.cuckooguard.hibernate");
 
+  /**
+   * The filter Hibernate defines for a {@code @TenantId} column: {@code TenantIdBinder.FILTER_NAME},
+   * internal, so copied (the same value in 6.6 and 7.x).
+   */
+  private static final String TENANT_ID_FILTER = "_tenantId";
+
   private final SessionFactoryImplementor factory;
   private final GuardSettings settings;
   private final List<EntityConfig> configs;
   private final WarmUpExecutor executor;
   private final SessionReleases sessionReleases = new SessionReleases();
-  private final BulkWrites bulkWrites = new BulkWrites(sessionReleases);
+  private final TransactionEnds transactionEnds = new TransactionEnds();
+  private final BulkWrites bulkWrites = new BulkWrites(sessionReleases, transactionEnds);
   private final List<RebuildListener> rebuildListeners;
   private final Object readiness = new Object();
   private volatile @Nullable Map<String, EntityGuards> byName;
@@ -65,7 +71,7 @@ public final class GuardRegistry implements SessionFactoryObserver {
   public static GuardRegistry of(SessionFactory sessionFactory) {
     SessionFactoryImplementor factory = sessionFactory.unwrap(SessionFactoryImplementor.class);
     var group =
-        factory.getEventListenerRegistry()
+        factory.getEventEngine().getListenerRegistry()
             .getEventListenerGroup(org.hibernate.event.spi.EventType.POST_INSERT);
     List<GuardRegistry> found = new ArrayList<>(1);
     group.fireEventOnEachListener(found, (listener, list) -> {
@@ -96,6 +102,10 @@ public final class GuardRegistry implements SessionFactoryObserver {
 
   BulkWrites bulkWrites() {
     return bulkWrites;
+  }
+
+  TransactionEnds transactionEnds() {
+    return transactionEnds;
   }
 
   SessionReleases sessionReleases() {
@@ -143,7 +153,7 @@ public final class GuardRegistry implements SessionFactoryObserver {
   boolean multiTenant() {
     // separate schemas/databases, or a @TenantId discriminator column (a filter Hibernate defines)
     return factory.getSessionFactoryOptions().isMultiTenancyEnabled()
-        || factory.getDefinedFilterNames().contains(TenantIdBinder.FILTER_NAME);
+        || factory.getDefinedFilterNames().contains(TENANT_ID_FILTER);
   }
 
   /**
@@ -156,7 +166,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
     if (!multiTenant()) {
       return null;
     }
-    Object tenant = factory.resolveTenantIdentifier();
+    var resolver = factory.getCurrentTenantIdentifierResolver();
+    Object tenant = resolver == null ? null : resolver.resolveCurrentTenantIdentifier();
     if (tenant == null) {
       throw new IllegalStateException("session factory " + factory.getName() + " is multi-tenant"
           + " and no CurrentTenantIdentifierResolver (hibernate.tenant_identifier_resolver) names"

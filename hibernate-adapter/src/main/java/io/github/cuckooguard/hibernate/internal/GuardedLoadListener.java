@@ -1,5 +1,6 @@
 package io.github.cuckooguard.hibernate.internal;
 
+import org.hibernate.LockMode;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.event.spi.LoadEvent;
 import org.hibernate.event.spi.LoadEventListener;
@@ -70,7 +71,7 @@ final class GuardedLoadListener implements LoadEventListener {
   private @Nullable TenantGuard guardToConsult(LoadEvent event, LoadType loadType) {
     if (loadType != LoadEventListener.GET
         || event.getInstanceToLoad() != null
-        || event.getLockOptions().getLockMode().isPessimistic()) {
+        || locks(event.getLockOptions().getLockMode())) {
       return null;
     }
     EntityGuards entity = registry.entity(event.getEntityClassName());
@@ -95,6 +96,15 @@ final class GuardedLoadListener implements LoadEventListener {
       return null;
     }
     return entity.forTenant(tenant);
+  }
+
+  /**
+   * Whether a read with {@code mode} takes a database lock (LockMode.isPessimistic() is 7.x only;
+   * this also counts WRITE and the UPGRADE modes, which only reach a load internally).
+   */
+  private static boolean locks(LockMode mode) {
+    return mode != LockMode.NONE && mode != LockMode.READ && mode != LockMode.OPTIMISTIC
+        && mode != LockMode.OPTIMISTIC_FORCE_INCREMENT;
   }
 
   private static String requestedEntityName(LoadEvent event) {

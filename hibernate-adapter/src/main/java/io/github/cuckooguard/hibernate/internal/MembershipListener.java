@@ -3,8 +3,8 @@ package io.github.cuckooguard.hibernate.internal;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
 import java.lang.ref.WeakReference;
+import java.util.Set;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
-import org.hibernate.engine.spi.TransactionCompletionCallbacks.AfterCompletionCallback;
 import org.hibernate.event.spi.PostDeleteEvent;
 import org.hibernate.event.spi.PostDeleteEventListener;
 import org.hibernate.event.spi.PostInsertEvent;
@@ -36,6 +36,10 @@ import org.jspecify.annotations.Nullable;
  *                                       gone() after commit, cancel() after rollback; outside one:
  *                                       not reported (a spare fingerprint until the next rebuild)
  * upsert                              held and stale until its transaction or session ends
+ * insert or upsert of a              held and stale until the Hibernate transaction open on the
+ *   StatelessSession on Hibernate 6.6   thread completes, or with none until markStale (6.6's
+ *                                       events name no session, transaction or tenant); its
+ *                                       deletes are not reported (a spare fingerprint)
  * </pre>
  *
  * "In a transaction" means one that commits later on a connection with auto-commit off: Hibernate's
@@ -102,7 +106,11 @@ final class MembershipListener
   @Override
   public boolean onPreInsert(PreInsertEvent event) {
     identityInsert.remove();
-    SharedSessionContractImplementor session = event.getSession();
+    SharedSessionContractImplementor session = EventSessions.of(event);
+    if (session == null) {
+      sessionUnknown(event.getPersister(), "insert");
+      return false;
+    }
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard == null) {
       return false;
@@ -120,7 +128,7 @@ final class MembershipListener
     }
     PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, id, session));
     if (inTransaction) {
-      atCompletion(session, enter::visible, enter::abort);
+      registry.transactionEnds().after(session, enter::visible, enter::abort);
     } else {
       // on the application's own connection with auto-commit off (unknown()) it may commit at
       // any time: the key then stays in flight, tracked in every rebuild, for good
@@ -136,28 +144,35 @@ final class MembershipListener
       return;
     }
     identityInsert.remove();
-    SharedSessionContractImplementor session = event.getSession();
+    SharedSessionContractImplementor session = EventSessions.of(event);
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard != null) {
       PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, event.getId(), session));
-      atCompletion(session, enter::visible, enter::abort);
+      registry.transactionEnds().after(session, enter::visible, enter::abort);
     }
   }
 
   @Override
   public void onPostDelete(PostDeleteEvent event) {
-    SharedSessionContractImplementor session = event.getSession();
+    SharedSessionContractImplementor session = EventSessions.of(event);
+    if (session == null) {
+      return; // not reported, like a delete outside a transaction: a spare fingerprint
+    }
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard == null || !inTransaction(session)) {
       return;
     }
     PendingLeave<Object> leave = guard.guard().beginLeave(keyOf(guard, event.getId(), session));
-    atCompletion(session, leave::gone, leave::cancel);
+    registry.transactionEnds().after(session, leave::gone, leave::cancel);
   }
 
   @Override
   public boolean onPreUpsert(PreUpsertEvent event) {
-    SharedSessionContractImplementor session = event.getSession();
+    SharedSessionContractImplementor session = EventSessions.of(event);
+    if (session == null) {
+      sessionUnknown(event.getPersister(), "upsert");
+      return false;
+    }
     EntityGuards entity = registry.entity(event.getPersister().getEntityName());
     if (entity != null) {
       if (inTransaction(session)) {
@@ -169,16 +184,23 @@ final class MembershipListener
     return false;
   }
 
+  /**
+   * A write of a {@code StatelessSession} on Hibernate 6.6, whose events carry no session: its
+   * transaction, tenant and connection are unknown, so it is handled like a bulk statement: the
+   * entity (every tenant) is held and stale until the Hibernate transaction open on this thread
+   * completes, or, with none, until {@code HibernateCuckooGuards.markStale}.
+   */
+  private void sessionUnknown(EntityPersister persister, String write) {
+    EntityGuards entity = registry.entity(persister.getEntityName());
+    if (entity != null) {
+      registry.bulkWrites().statement(Set.of(entity), "a StatelessSession " + write + " on"
+          + " Hibernate 6.6, whose events do not name the session");
+    }
+  }
+
   @Override
   public boolean requiresPostCommitHandling(EntityPersister persister) {
     return false;
-  }
-
-  /** Runs one of two ends of a handle when the session's transaction completes. */
-  private static void atCompletion(SharedSessionContractImplementor session, Runnable committed,
-      Runnable rolledBack) {
-    session.getTransactionCompletionCallbacks().registerCallback(
-        (AfterCompletionCallback) (success, s) -> (success ? committed : rolledBack).run());
   }
 
   /**

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.hibernate.SessionEventListener;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
-import org.hibernate.resource.jdbc.internal.LogicalConnectionProvidedImpl;
 import org.hibernate.resource.jdbc.spi.LogicalConnectionImplementor;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +46,15 @@ final class SessionReleases {
      */
     default void unknown() {}
   }
+
+  /**
+   * Hibernate's logical connection over a connection the application supplied. Internal, so
+   * compared by name (the same in 6.6 and 7.x); if a release renamed it, such a session would be
+   * taken for one on a pooled connection and wait for a release that never comes: its enters stay
+   * in flight and its holds in pass-through (slow, never wrong).
+   */
+  private static final String PROVIDED_CONNECTION =
+      "org.hibernate.resource.jdbc.internal.LogicalConnectionProvidedImpl";
 
   private final Map<SharedSessionContractImplementor, Release> open = new ConcurrentHashMap<>();
 
@@ -96,7 +104,7 @@ final class SessionReleases {
       LogicalConnectionImplementor connection = session.getJdbcCoordinator().getLogicalConnection();
       if (!connection.isPhysicallyConnected() || Boolean.TRUE.equals(autoCommit(connection))) {
         finish(true); // given back, never taken, or committed as it ran: visible now
-      } else if (connection instanceof LogicalConnectionProvidedImpl) {
+      } else if (connection.getClass().getName().equals(PROVIDED_CONNECTION)) {
         finish(false);
       }
       // else: jdbcConnectionReleaseEnd follows, when the session closes its JDBC coordinator
