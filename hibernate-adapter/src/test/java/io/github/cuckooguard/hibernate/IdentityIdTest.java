@@ -1,7 +1,6 @@
 package io.github.cuckooguard.hibernate;
 
 import static io.github.cuckooguard.hibernate.Db.awaitWarmUp;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.hibernate.model.Receipt;
@@ -11,6 +10,7 @@ import org.hibernate.SessionFactory;
 import org.hibernate.StatelessSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,8 +66,8 @@ class IdentityIdTest {
   }
 
   @Test
+  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes this tag
   void identityInsertOutsideATransactionPassesThroughUntilARebuildSeesIt() {
-    assumeTrue(Db.statelessEventsNameTheSession(), Db.STATELESS_EXACT_ONLY_ON_7);
     awaitWarmUp(sf);
     long id;
     try (StatelessSession s = sf.openStatelessSession()) {
