@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.lang.management.ManagementFactory;
 import java.util.UUID;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +21,8 @@ class ObjectKeyAllocationTest {
 
   private static long allocatedBy(Runnable work) {
     com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+    assertThat(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled())
+        .as("the JVM counts allocated bytes per thread").isTrue();
     long id = Thread.currentThread().getId();
     work.run(); // first use: the thread's scratch buffer, class loading
     long before = threads.getThreadAllocatedBytes(id);
