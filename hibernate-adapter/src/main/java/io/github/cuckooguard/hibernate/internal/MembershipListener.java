@@ -145,6 +145,10 @@ final class MembershipListener
     }
     identityInsert.remove();
     SharedSessionContractImplementor session = EventSessions.of(event);
+    if (session == null) { // PRE_INSERT had one; never expected, but then the safe way: pass through
+      sessionUnknown(event.getPersister(), "insert");
+      return;
+    }
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard != null) {
       PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, event.getId(), session));
