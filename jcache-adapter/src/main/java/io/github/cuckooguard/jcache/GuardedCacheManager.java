@@ -1,7 +1,9 @@
 package io.github.cuckooguard.jcache;
 
 import io.github.cuckooguard.jcache.internal.CacheGuard;
+import io.github.cuckooguard.jcache.internal.CaffeineRemovals;
 import io.github.cuckooguard.jcache.internal.CreationConfiguration;
+import io.github.cuckooguard.jcache.internal.DelegateProviders;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.Unwrapping;
 import java.net.URI;
@@ -76,6 +78,14 @@ public final class GuardedCacheManager implements CacheManager {
   private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
     CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
     CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
+    if (createsLocalCaches && DelegateProviders.isCaffeine(delegate.getCachingProvider())) {
+      CaffeineRemovals.Creation<K, V> creation = CaffeineRemovals.prepare(configuration, guard);
+      if (creation != null) {
+        Cache<K, V> cache = delegate.createCache(name, creation.configuration());
+        creation.attach(cache);
+        return new GuardedCache<>(cache, guard, this);
+      }
+    }
     if (createsLocalCaches) {
       CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(guard);
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);

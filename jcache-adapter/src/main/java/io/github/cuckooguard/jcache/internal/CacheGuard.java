@@ -20,8 +20,14 @@ import org.jspecify.annotations.Nullable;
  *   invokeAll, read-through loads)                                              : enter.abort()
  *                                            (threw, or loadAll: enter.visible() in any case)
  * a Created event with no such call open    guard.keyEntered(k)   (other processes, late events)
+ * Caffeine's provider, caches created by     every Created/Removed/Expired event in the provider's own
+ *   the guarded manager                      atomic write: created(k) / guard.keyLeft(k); key source:
+ *                                            Caffeine's map, expired entries included
+ *                                            ({@link CaffeineRemovals} has the argument)
  * remove, remove(k, v), getAndRemove,       leave = guard.beginLeave(k)          before the provider call
- *   on a provider that follows removals      provider call; removed ? leave.gone() : leave.cancel()
+ *   on another provider that reports         provider call; removed ? leave.gone() : leave.cancel()
+ *   events before return (the RI; Caffeine
+ *   caches wrapped with wrapExisting)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
  *   removeAll, invoke, clear, other processes)
  * key source                                a plain scan: every key the cache's iterator returns
@@ -86,6 +92,10 @@ public final class CacheGuard<K> {
   private final boolean eventsBeforeReturn;
   private final CreatedEvents<K> events = new CreatedEvents<>();
   private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
+  /** A key source of the provider's own (Caffeine's map), set with {@link #followRemovals}. */
+  private volatile @Nullable Consumer<Consumer<? super K>> ownScan;
+  /** Whether every removal reaches {@link #left} inside the provider's atomic removal. */
+  private volatile boolean followsRemovals;
 
   /**
    * A guard built by {@code builder}, with a scan of the attached cache as key source.
@@ -106,6 +116,22 @@ public final class CacheGuard<K> {
   /** Sets the cache the key source scans; called once the cache exists. */
   public void attach(Iterable<? extends Cache.@Nullable Entry<K, ?>> cache) {
     this.source = cache;
+  }
+
+  /**
+   * The provider reports every removal inside its atomic removal ({@link #left}) and
+   * {@code scan} emits every key it holds, hidden expired ones included ({@link CaffeineRemovals}
+   * has the argument); removals through the guarded cache then announce no leave of their own.
+   * Call before the cache is handed out.
+   */
+  void followRemovals(Consumer<Consumer<? super K>> scan) {
+    this.ownScan = scan;
+    this.followsRemovals = true;
+  }
+
+  /** Whether removals are followed ({@link #followRemovals}). */
+  public boolean followsRemovals() {
+    return followsRemovals;
   }
 
   /** False only if {@code key} is definitely not in the cache. */
@@ -230,7 +256,7 @@ public final class CacheGuard<K> {
    *     or the guard failed
    */
   public @Nullable PendingLeave<K> announceLeave(K key) {
-    if (!eventsBeforeReturn) {
+    if (!eventsBeforeReturn || followsRemovals) {
       return null;
     }
     try {
@@ -239,6 +265,14 @@ public final class CacheGuard<K> {
       failed("announcing a removal", e);
       return null;
     }
+  }
+
+  /**
+   * A removal of {@code key} (explicit, expiry or eviction), reported inside the provider's atomic
+   * removal, so before the key stops being visible to the key source ({@link #followRemovals}).
+   */
+  void left(K key) {
+    guard.keyLeft(key);
   }
 
   /**
@@ -277,6 +311,11 @@ public final class CacheGuard<K> {
    * the entry).
    */
   private void scan(Consumer<? super K> action) {
+    Consumer<Consumer<? super K>> own = ownScan;
+    if (own != null) {
+      own.accept(action);
+      return;
+    }
     Iterable<? extends Cache.@Nullable Entry<K, ?>> cache = source;
     if (cache == null) {
       throw new IllegalStateException("the cache of guard '" + guard.name() + "' does not exist yet");

@@ -40,6 +40,15 @@ public final class DelegateProviders {
 
   private DelegateProviders() {}
 
+  /**
+   * Whether {@code provider} is Caffeine's, whose caches created by the guarded manager follow
+   * removals ({@link CaffeineRemovals}); a class-name check that loads no Caffeine class.
+   */
+  public static boolean isCaffeine(@Nullable CachingProvider provider) {
+    return provider != null
+        && provider.getClass().getName().equals("com.github.benmanes.caffeine.jcache.spi.CaffeineCachingProvider");
+  }
+
   /** Whether {@code provider}'s creations all report their Created event before the call returns. */
   public static boolean eventsBeforeReturn(@Nullable CachingProvider provider) {
     return provider != null && EVENTS_BEFORE_RETURN.contains(provider.getClass().getName());
