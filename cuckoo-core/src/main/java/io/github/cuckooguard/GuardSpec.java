@@ -1,6 +1,7 @@
 package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.Sizing;
+import io.github.cuckooguard.internal.guard.FilterSpec;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -37,6 +38,9 @@ public final class GuardSpec {
   /** Property names {@link #parse} reads, after the prefix (kebab-case; snake_case and camelCase are read too). */
   public static final Set<String> PROPERTY_NAMES = Set.of("expected-insertions", "fpp", "fingerprint-bits",
       "expansion", "seed", "rebuild-load-threshold", "fpp-drift-factor");
+
+  private static final Set<String> CANONICAL_NAMES = Set.of("expectedinsertions", "fpp", "fingerprintbits",
+      "expansion", "seed", "rebuildloadthreshold", "fppdriftfactor");
 
   private static final GuardSpec DEFAULTS = newBuilder().build();
 
@@ -100,6 +104,12 @@ public final class GuardSpec {
         continue;
       }
       String value = e.getValue().toString().trim();
+      if (!CANONICAL_NAMES.contains(c)) {
+        Set<String> accepted = new TreeSet<>(PROPERTY_NAMES);
+        accepted.addAll(adapterNames);
+        throw new IllegalArgumentException("unknown setting " + key + "=" + value + "; the settings under "
+            + prefix + " are " + accepted);
+      }
       try {
         switch (c) {
           case "expectedinsertions" -> b.expectedInsertions(Long.parseLong(value.replace("_", "")));
@@ -108,20 +118,11 @@ public final class GuardSpec {
           case "expansion" -> b.expansion(Integer.parseInt(value));
           case "seed" -> b.seed(Long.parseLong(value));
           case "rebuildloadthreshold" -> b.rebuildLoadThreshold(Double.parseDouble(value));
-          case "fppdriftfactor" -> b.fppDriftFactor(Double.parseDouble(value));
-          default -> {
-            Set<String> accepted = new TreeSet<>(PROPERTY_NAMES);
-            adapterNames.forEach(accepted::add);
-            throw new IllegalArgumentException("unknown setting " + key + "=" + value + "; the settings under "
-                + prefix + " are " + accepted);
-          }
+          default -> b.fppDriftFactor(Double.parseDouble(value)); // "fppdriftfactor", the one name left
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(key + " (" + value + ") is not a number", ex);
       } catch (IllegalArgumentException | IllegalStateException ex) {
-        if (ex.getMessage() != null && ex.getMessage().startsWith("unknown setting")) {
-          throw ex;
-        }
         throw new IllegalArgumentException(key + ": " + ex.getMessage(), ex);
       }
     }
@@ -180,8 +181,7 @@ public final class GuardSpec {
 
   /** The largest {@code expectedInsertions} a guard accepts at the given rebuild load threshold. */
   static long maxExpectedInsertions(double loadThreshold) {
-    double headroom = Math.max(1.0, Sizing.designLoad(AbstractFilterBuilder.DEFAULT_BUCKET_SIZE) / loadThreshold);
-    return (long) Math.floor(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS / headroom);
+    return (long) Math.floor(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS / FilterSpec.headroom(loadThreshold));
   }
 
   @Override

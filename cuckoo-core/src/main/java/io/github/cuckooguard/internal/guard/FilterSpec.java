@@ -28,15 +28,12 @@ public record FilterSpec(
   /** The least expansion of a rebuilt filter. */
   public static final int REBUILD_EXPANSION = 2;
 
-  /** The false-positive probability the filters aim at, against which drift is measured. */
-  public double targetFpp() {
-    if (fpp > 0) {
-      return fpp;
-    }
-    if (fingerprintBits > 0) {
-      return Sizing.fppAtDesignLoad(fingerprintBits, AbstractFilterBuilder.DEFAULT_BUCKET_SIZE);
-    }
-    return AbstractFilterBuilder.DEFAULT_FPP;
+  /**
+   * How much larger than the tracked keys a guard's filter is sized so that they stay at or below
+   * {@code loadThreshold}: designLoad / threshold (1.12 at the default 0.85), at least 1.
+   */
+  public static double headroom(double loadThreshold) {
+    return Math.max(1.0, Sizing.designLoad(AbstractFilterBuilder.DEFAULT_BUCKET_SIZE) / loadThreshold);
   }
 
   /** The first filter: {@code expectedInsertions} keys fit below the load threshold. */
@@ -46,8 +43,7 @@ public record FilterSpec(
 
   /** Capacity for which {@code keys} keys load a filter to at most the load threshold. */
   public long capacity(long keys) {
-    double headroom = Math.max(1.0, Sizing.designLoad(AbstractFilterBuilder.DEFAULT_BUCKET_SIZE) / loadThreshold);
-    return (long) Math.min(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS, Math.ceil(keys * headroom));
+    return (long) Math.min(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS, Math.ceil(keys * headroom(loadThreshold)));
   }
 
   /**

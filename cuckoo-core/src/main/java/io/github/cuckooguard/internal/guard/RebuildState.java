@@ -171,20 +171,17 @@ public final class RebuildState<K> {
    * if a copy is held for a visible incarnation, the leave takes that copy over (VISIBLE to
    * LEAVING); otherwise (the incarnation predates the rebuild) F2 gets a new copy for it.
    *
-   * @return false if the rebuild has failed (now or before)
+   * (A failed add fails the rebuild, which is then not swapped in.)
    */
-  public boolean holdForLeave(K key) {
+  public void holdForLeave(K key) {
     if (failure != null) {
-      return false;
+      return;
     }
-    boolean[] added = new boolean[1];
     touched.compute(key, (k, s) -> {
       KeyState state = s == null ? new KeyState() : s;
       if (state.held[VISIBLE] > 0) {
         state.held[VISIBLE]--;
-      } else if (next.add(k)) {
-        added[0] = true;
-      } else {
+      } else if (!next.add(k)) {
         fail(new IllegalStateException("the filter being rebuilt is full (" + next.info()
             + "); it could not grow further"));
         return state;
@@ -192,7 +189,6 @@ public final class RebuildState<K> {
       state.held[LEAVING]++;
       return state;
     });
-    return failure == null || added[0];
   }
 
   /**
