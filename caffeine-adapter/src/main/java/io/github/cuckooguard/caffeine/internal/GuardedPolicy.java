@@ -83,10 +83,14 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
   private static final class GuardedVarExpiration<K, V> implements VarExpiration<K, V> {
     private final VarExpiration<K, V> raw;
     private final GuardedWrites<K, V> writes;
+    private final GuardedWrites.PlainWrite<K, V> putIfAbsent;
+    private final GuardedWrites.PlainWrite<K, V> put;
 
     GuardedVarExpiration(VarExpiration<K, V> raw, GuardedWrites<K, V> writes) {
       this.raw = raw;
       this.writes = writes;
+      this.putIfAbsent = raw::putIfAbsent;
+      this.put = raw::put;
     }
 
     @Override
@@ -104,7 +108,8 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     public @Nullable V putIfAbsent(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
       requireNonNull(value, "value");
-      return writes.enter(key, value, (k, v) -> raw.putIfAbsent(k, v, duration, unit));
+      requireNonNull(unit, "unit");
+      return writes.enter(key, value, putIfAbsent, duration, unit);
     }
 
     /** Caffeine's put with a duration, as an enter of the key (aborted if it replaced a live one). */
@@ -112,7 +117,8 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     public @Nullable V put(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
       requireNonNull(value, "value");
-      return writes.enter(key, value, (k, v) -> raw.put(k, v, duration, unit));
+      requireNonNull(unit, "unit");
+      return writes.enter(key, value, put, duration, unit);
     }
 
     @Override

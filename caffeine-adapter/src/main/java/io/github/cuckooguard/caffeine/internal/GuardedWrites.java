@@ -8,6 +8,7 @@ import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -28,9 +29,9 @@ import org.jspecify.annotations.Nullable;
  *                         entry, possibly over an expired one that Caffeine first evicted through
  *                         the eviction listener inside the same atomic operation), abort() if it
  *                         returned a live value (a duplicate enter of a key that stays visible
- *                         with its own fingerprint) or threw before publishing. put tries
- *                         replace() first, which never creates an entry, so replacing a live key
- *                         touches no filter at all.
+ *                         with its own fingerprint) or threw before publishing. put of a key
+ *                         that a quiet read finds live tries replace() first, which never
+ *                         creates an entry, so replacing a live key touches no filter at all.
  *   leave, user function  beginLeave(k).gone() inside the compute that removes the entry (the
  *                         function saw a live value and returned null): inside the atomic removal.
  *   leave, plain removal  beginLeave(k) before Caffeine's remove is issued; gone() if it removed
@@ -81,14 +82,14 @@ public final class GuardedWrites<K, V> {
   private final Policy<K, V> policy;
   private final CuckooGuard<K> guard;
   private final ThreadLocal<GuardedCompute<K, V>> computes;
-  private final BiFunction<K, V, @Nullable V> putIfAbsent;
+  private final PlainWrite<K, V> putIfAbsent;
 
   public GuardedWrites(Cache<K, V> raw, CuckooGuard<K> guard) {
     this.map = raw.asMap();
     this.policy = raw.policy();
     this.guard = guard;
     this.computes = ThreadLocal.withInitial(() -> new GuardedCompute<>(guard));
-    this.putIfAbsent = map::putIfAbsent;
+    this.putIfAbsent = (key, value, duration, unit) -> map.putIfAbsent(key, value);
   }
 
   public CuckooGuard<K> guard() {
@@ -101,16 +102,31 @@ public final class GuardedWrites<K, V> {
   }
 
   /**
-   * A plain Caffeine write that creates the entry if it returns null (put, putIfAbsent and their
-   * variable-expiry forms), run as an enter of {@code key}.
+   * A plain Caffeine write that creates the entry if it returns null: {@code putIfAbsent}, or a
+   * {@code VarExpiration} put / putIfAbsent given the entry's duration. One instance per cache,
+   * made once: the per-call arguments are parameters, so no write captures a lambda per call.
+   *
+   * @param <K> the key type
+   * @param <V> the value type
+   */
+  @FunctionalInterface
+  interface PlainWrite<K, V> {
+    /** Caffeine's write; the live value it found, or null if it created the entry. */
+    @Nullable V apply(K key, V value, long duration, TimeUnit unit);
+  }
+
+  /**
+   * A plain Caffeine write that creates the entry if it returns null (putIfAbsent, and the
+   * variable-expiry put / putIfAbsent with {@code duration} in {@code unit}), run as an enter of
+   * {@code key}.
    *
    * @return what {@code write} returned: the live value it found, or null if it created the entry
    */
-  @Nullable V enter(K key, V value, BiFunction<K, V, @Nullable V> write) {
+  @Nullable V enter(K key, V value, PlainWrite<K, V> write, long duration, TimeUnit unit) {
     PendingEnter<K> enter = guard.beginEnter(key);
     V previous;
     try {
-      previous = write.apply(key, value);
+      previous = write.apply(key, value, duration, unit);
     } catch (RuntimeException e) {
       enter.abort(); // Caffeine throws only before publishing (weigher, expiry)
       throw e;
@@ -126,19 +142,37 @@ public final class GuardedWrites<K, V> {
     return previous;
   }
 
+  private @Nullable V enter(K key, V value) {
+    return enter(key, value, putIfAbsent, 0L, TimeUnit.NANOSECONDS);
+  }
+
   /**
    * {@code Map.put}: the previous live value, or null if the key was absent (or expired). A live
    * key is replaced without touching the filter; else the value is inserted as an enter, and if
    * another writer created the key in between, replaced again.
+   *
+   * <p>Which comes first is only a guess, from a quiet read of the key (no statistics, no change of
+   * access order or expiry): a key that is live now is probably still live, so replace() first; a
+   * key that is not is probably new, so the enter first, which saves the replace() Caffeine would
+   * run (and allocate its context for) to find nothing. The guess never decides what the filter
+   * does: replace() never creates an entry, and the enter's putIfAbsent aborts it if the key is
+   * live by then, so either order is exact.
    */
   public @Nullable V put(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
+    boolean live = policy.getIfPresentQuietly(key) != null;
     while (true) {
-      V replaced = map.replace(key, value);
-      if (replaced != null || enter(key, value, putIfAbsent) == null) {
-        return replaced;
+      if (live) {
+        V replaced = map.replace(key, value);
+        if (replaced != null) {
+          return replaced;
+        }
       }
+      if (enter(key, value) == null) {
+        return null;
+      }
+      live = true;
     }
   }
 
@@ -146,7 +180,7 @@ public final class GuardedWrites<K, V> {
   public @Nullable V putIfAbsent(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    return enter(key, value, putIfAbsent);
+    return enter(key, value);
   }
 
   /**
@@ -232,7 +266,7 @@ public final class GuardedWrites<K, V> {
         if (c.ran()) {
           return merged;
         }
-        if (enter(key, value, putIfAbsent) == null) {
+        if (enter(key, value) == null) {
           return value;
         }
       }
