@@ -46,6 +46,26 @@ public final class Report {
     return this;
   }
 
+  /** The title printed above the table. */
+  public String title() {
+    return title;
+  }
+
+  /**
+   * Writes the table as tab-separated lines, one per figure: {@code story}, the figure's name, then
+   * one value per column exactly as printed (thousands separators and units included). For tools
+   * that read a run's figures back, e.g. the chart of {@code samples/chart}.
+   */
+  public void writeTsv(String story, Appendable out) throws java.io.IOException {
+    for (String[] row : rows) {
+      out.append(story).append('\t').append(row[0].strip());
+      for (int c = 1; c < row.length; c++) {
+        out.append('\t').append(row[c].replace('\t', ' '));
+      }
+      out.append('\n');
+    }
+  }
+
   /** Prints the title, the table and the notes. */
   public void print(PrintStream out) {
     int figureWidth = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
