@@ -109,6 +109,7 @@ final class Adapters {
     switch (impl) {
       case OURS_8:
       case OURS_12:
+      case OURS_13:
       case OURS_16:
         return new Ours(LongCuckooFilter.newBuilder().expectedInsertions(capacity)
             .fingerprintBits(impl.width()).seed(Keys.SEED).build());
