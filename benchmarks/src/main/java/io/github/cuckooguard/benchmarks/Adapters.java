@@ -157,6 +157,12 @@ final class Adapters {
       return filter.mightContain(key);
     }
 
+    /** The library's batch lookup: one validation per group of keys, no allocation. */
+    @Override
+    public void mightContainAll(long[] keys, int from, int length, boolean[] out) {
+      filter.mightContainAll(keys, from, length, out);
+    }
+
     @Override
     public boolean add(long key) {
       return filter.add(key);

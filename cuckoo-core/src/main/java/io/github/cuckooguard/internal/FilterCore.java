@@ -1,5 +1,6 @@
 package io.github.cuckooguard.internal;
 
+import com.dynatrace.hash4j.hashing.Hasher64;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -108,15 +109,41 @@ public final class FilterCore extends FilterCorePadTail {
 
   // ---- lookups (lock-free) ----
 
+  /**
+   * The common case reads the first sub-filter through a final field and only then the volatile
+   * {@code tables}: growth only appends sub-filters, and a fingerprint reaches a new one only after
+   * it is published, so if {@code tables} still has one entry after the read of the first, the
+   * filter was that one table during the whole read, and the single-table argument of
+   * {@link Table} applies. Otherwise the lookup is made again over all sub-filters, newest first.
+   */
   public boolean contains(long hash) {
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    Table[] ts = tables;
-    if (ts.length == 1) {
-      // The common case: no data-dependent branch on the answer (first table has one segment).
-      return ts[0].contains(fp, l1, l2);
+    // The first table has one segment, so its buckets are l1 and l2; no branch on the answer.
+    boolean found = first.contains(fp, l1, l2);
+    if (tables.length == 1) {
+      return found;
     }
+    return containsGrown(hash, fp, l1, l2);
+  }
+
+  /**
+   * Four lookups validated together (bit {@code k} of the result answers hash {@code hk}): same
+   * answers as four {@link #contains} calls, cheaper, see {@link Table#contains4}. The
+   * one-table argument of {@link #contains} applies to the group.
+   */
+  public int contains4(long h0, long h1, long h2, long h3) {
+    int found = first.contains4(h0, h1, h2, h3);
+    if (tables.length == 1) {
+      return found;
+    }
+    return (contains(h0) ? 1 : 0) | (contains(h1) ? 2 : 0) | (contains(h2) ? 4 : 0) | (contains(h3) ? 8 : 0);
+  }
+
+  /** A lookup over every sub-filter, newest first (see the class comment). */
+  private boolean containsGrown(long hash, long fp, int l1, int l2) {
+    Table[] ts = tables;
     for (int i = ts.length - 1; i >= 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);
@@ -153,6 +180,48 @@ public final class FilterCore extends FilterCorePadTail {
       return addLocked(hash);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Adds of a batch made under one acquisition of the writer lock, at most this many. */
+  static final int ADD_BATCH = 1024;
+
+  /**
+   * {@link #add} of every hash of {@code hashes}, result {@code i} into {@code out[i]}, taking the
+   * writer lock once per {@value #ADD_BATCH} adds (other writers wait at most that long; readers
+   * never wait). Each add is the one add path, so the no-false-negative argument of
+   * {@link #addLocked} holds for every element.
+   */
+  public void addAll(long[] hashes, boolean[] out) {
+    for (int from = 0; from < hashes.length; from += ADD_BATCH) {
+      int to = Math.min(hashes.length, from + ADD_BATCH);
+      lock.lock();
+      try {
+        for (int i = from; i < to; i++) {
+          out[i] = addLocked(hashes[i]);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /**
+   * {@link #add} of the hashes of {@code keys[from .. from + length)} into {@code out[0 ..
+   * length)}, as {@link #addAll(long[], boolean[])}; hashing, which is pure arithmetic, runs
+   * under the lock so that nothing is allocated.
+   */
+  public void addAll(long[] keys, int from, int length, boolean[] out, Hasher64 hasher) {
+    for (int done = 0; done < length; done += ADD_BATCH) {
+      int to = Math.min(length, done + ADD_BATCH);
+      lock.lock();
+      try {
+        for (int i = done; i < to; i++) {
+          out[i] = addLocked(hasher.hashLongToLong(keys[from + i]));
+        }
+      } finally {
+        lock.unlock();
+      }
     }
   }
 
@@ -423,6 +492,8 @@ abstract class FilterCoreFields extends FilterCorePadHead {
   final long seed;
   final long slotMask;
   final int half;
+  /** {@code tables[0]}, which never changes: growth appends. */
+  final Table first;
   volatile Table[] tables;
 
   FilterCoreFields(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables) {
@@ -434,6 +505,7 @@ abstract class FilterCoreFields extends FilterCorePadHead {
     this.seed = seed;
     this.slotMask = (1L << f) - 1;
     this.half = n >>> 1;
+    this.first = tables[0];
     this.tables = tables;
   }
 }
