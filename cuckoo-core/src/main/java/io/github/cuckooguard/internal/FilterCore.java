@@ -109,41 +109,33 @@ public final class FilterCore extends FilterCorePadTail {
 
   // ---- lookups (lock-free) ----
 
-  /**
-   * The common case reads the first sub-filter through a final field and only then the volatile
-   * {@code tables}: growth only appends sub-filters, and a fingerprint reaches a new one only after
-   * it is published, so if {@code tables} still has one entry after the read of the first, the
-   * filter was that one table during the whole read, and the single-table argument of
-   * {@link Table} applies. Otherwise the lookup is made again over all sub-filters, newest first.
-   */
   public boolean contains(long hash) {
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    // The first table has one segment, so its buckets are l1 and l2; no branch on the answer.
-    boolean found = first.contains(fp, l1, l2);
-    if (tables.length == 1) {
-      return found;
+    Table[] ts = tables;
+    if (ts.length == 1) {
+      // The common case: no data-dependent branch on the answer (first table has one segment).
+      return ts[0].contains(fp, l1, l2);
     }
-    return containsGrown(hash, fp, l1, l2);
+    return containsGrown(ts, hash, fp, l1, l2);
   }
 
   /**
    * Four lookups validated together (bit {@code k} of the result answers hash {@code hk}): same
-   * answers as four {@link #contains} calls, cheaper, see {@link Table#contains4}. The
-   * one-table argument of {@link #contains} applies to the group.
+   * answers as four {@link #contains} calls, cheaper, see {@link Table#contains4}. A grown filter
+   * answers them one by one.
    */
   public int contains4(long h0, long h1, long h2, long h3) {
-    int found = first.contains4(h0, h1, h2, h3);
-    if (tables.length == 1) {
-      return found;
+    Table[] ts = tables;
+    if (ts.length == 1) {
+      return ts[0].contains4(h0, h1, h2, h3);
     }
     return (contains(h0) ? 1 : 0) | (contains(h1) ? 2 : 0) | (contains(h2) ? 4 : 0) | (contains(h3) ? 8 : 0);
   }
 
   /** A lookup over every sub-filter, newest first (see the class comment). */
-  private boolean containsGrown(long hash, long fp, int l1, int l2) {
-    Table[] ts = tables;
+  private static boolean containsGrown(Table[] ts, long hash, long fp, int l1, int l2) {
     for (int i = ts.length - 1; i >= 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);
@@ -492,8 +484,6 @@ abstract class FilterCoreFields extends FilterCorePadHead {
   final long seed;
   final long slotMask;
   final int half;
-  /** {@code tables[0]}, which never changes: growth appends. */
-  final Table first;
   volatile Table[] tables;
 
   FilterCoreFields(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables) {
@@ -505,7 +495,6 @@ abstract class FilterCoreFields extends FilterCorePadHead {
     this.seed = seed;
     this.slotMask = (1L << f) - 1;
     this.half = n >>> 1;
-    this.first = tables[0];
     this.tables = tables;
   }
 }

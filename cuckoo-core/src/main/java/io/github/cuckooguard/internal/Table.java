@@ -111,18 +111,13 @@ public final class Table extends TablePadTail {
    * (NoPhantomFingerprintFromAHalfWrittenSlotTest).
    */
   boolean contains(long fp, long b1, long b2) {
-    // The layout's fields are read once, into locals, before the first acquire load: each
-    // acquire is a compiler barrier after which a field would be loaded again.
-    final long[] st = stamps;
-    final int mask = stampMask;
-    int s1 = ((int) b1 & mask) + STAMP_PAD;
-    int s2 = ((int) b2 & mask) + STAMP_PAD;
+    int s1 = stripe(b1);
+    int s2 = stripe(b2);
     for (; ; ) {
-      long v1 = (long) LONGS.getAcquire(st, s1);
-      long v2 = (long) LONGS.getAcquire(st, s2);
+      long v1 = (long) LONGS.getAcquire(stamps, s1);
+      long v2 = (long) LONGS.getAcquire(stamps, s2);
       boolean found = matches(b1, b2, fp);
-      VarHandle.acquireFence();
-      if (((v1 | v2) & 1) == 0 && v1 == (long) LONGS.getOpaque(st, s1) && v2 == (long) LONGS.getOpaque(st, s2)) {
+      if (unchanged(s1, s2, v1, v2)) {
         return found;
       }
       Thread.onSpinWait();
@@ -198,6 +193,18 @@ public final class Table extends TablePadTail {
    */
   int count(long fp, long b1, long b2) {
     return copies(b1, fp) + copies(b2, fp);
+  }
+
+  /**
+   * True if no writer was inside stripes {@code s1}, {@code s2} when their stamps read
+   * {@code v1}, {@code v2} and none has entered since: the bucket reads made in between saw one
+   * unchanging state.
+   */
+  private boolean unchanged(int s1, int s2, long v1, long v2) {
+    VarHandle.acquireFence();
+    return ((v1 | v2) & 1) == 0
+        && v1 == (long) LONGS.getOpaque(stamps, s1)
+        && v2 == (long) LONGS.getOpaque(stamps, s2);
   }
 
   // ---- writes: caller holds the owner's lock ----
