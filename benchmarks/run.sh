@@ -3,6 +3,7 @@
 # charts and a Markdown summary (results + ratios) into one directory.
 #
 #   benchmarks/run.sh smoke [outdir]   about one minute: every benchmark class once, short iterations
+#   benchmarks/run.sh core  [outdir]   the core filters only (issue 16), about 15 minutes
 #   benchmarks/run.sh full  [outdir]   the full suite, under 20 minutes on 2 cores (incl. about 5 for
 #                                      the integration benchmarks: guarded / unguarded Hibernate and JCache)
 #
@@ -42,8 +43,8 @@ start=$SECONDS
 case "$mode" in
   smoke)
     short=(-f 1 -wi 1 -i 1 -w 1s -r 1s)
-    jmh lookup "${short[@]}" 'LookupBenchmark.oneThread' -p impl=OURS_12,FF_CUCKOO_16,GUAVA_12,CF4J_12 \
-      -p n=1000000 -p positivePercent=50
+    jmh lookup "${short[@]}" 'LookupBatchBenchmark' -p impl=OURS_16,FF_CUCKOO_16,GUAVA_12,CF4J_12 \
+      -p n=1000000 -p positivePercent=100,0
     jmh insert -f 1 -wi 1 -i 1 'InsertBenchmark' -p impl=OURS_12,CF4J_12
     jmh delete -f 1 -wi 1 -i 1 'DeleteBenchmark' -p impl=OURS_12,CF4J_12
     jmh concurrent "${short[@]}" 'ConcurrentMixBenchmark' -p impl=OURS_12
@@ -58,6 +59,8 @@ case "$mode" in
       -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_8,GUAVA_12,GUAVA_16,CF4J_12
     jmh lookup-1t-16m "${std[@]}" 'LookupBenchmark.oneThread' "${shares[@]}" -p n=16000000 \
       -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_12
+    jmh lookup-batch -f 1 -wi 3 -i 5 -w 1s -r 1s 'LookupBatchBenchmark' -p n=1000000,16000000 \
+      -p positivePercent=100,0,50 -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_12,CF4J_12
     jmh lookup-2t "${std[@]}" 'LookupBenchmark.twoThreads' "${shares[@]}" -p n=1000000,16000000 \
       -p impl=OURS_8,OURS_12,OURS_16
     jmh insert -f 1 -wi 3 -i 5 'InsertBenchmark' \
@@ -78,8 +81,25 @@ case "$mode" in
     jmh object-keys "${std[@]}" -prof gc 'ObjectKeyFilterBenchmark'
     guard_ratios caffeine -f 1 -prof gc 'CaffeineCacheBenchmark|CaffeineJCacheGetBenchmark'
     ;;
+  core)
+    # the core filter comparison (issue 16): lookups as batches of 1,024 independent keys, pure
+    # positive and pure negative (the 50/50 mix as an extra row), every implementation warmed the
+    # same (3 x 1 s); inserts; allocation; interleaved ratios; space at equal measured fpp
+    std=(-f 1 -wi 3 -i 5 -w 1s -r 1s)
+    jmh lookup-batch "${std[@]}" 'LookupBatchBenchmark' -p n=1000000,16000000 -p positivePercent=100,0,50 \
+      -p impl=OURS_8,OURS_12,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16,GUAVA_12,CF4J_12
+    jmh insert -f 1 -wi 3 -i 5 'InsertBenchmark' -p impl=OURS_8,OURS_16,FF_CUCKOO_8,FF_CUCKOO_16
+    jmh alloc -f 1 -wi 1 -i 1 -w 1s -r 1s -prof gc 'LookupBatchBenchmark' -p impl=OURS_8,OURS_16 \
+      -p n=1000000 -p positivePercent=100,0
+    for f in 8 16; do
+      for n in 1000000 16000000; do
+        java -Xmx3g -cp "$jar" io.github.cuckooguard.benchmarks.LookupRatios "$f" "$n" > "$out/ratios-f$f-n$n.txt"
+      done
+    done
+    report --n 1000000 --probes 10000000 --impl OURS_8,OURS_12,OURS_13,OURS_16,GUAVA_8,GUAVA_12,GUAVA_16
+    ;;
   *)
-    echo "usage: $0 smoke|full [outdir]" >&2; exit 2 ;;
+    echo "usage: $0 smoke|full|core [outdir]" >&2; exit 2 ;;
 esac
 
 java -cp "$jar" io.github.cuckooguard.benchmarks.ResultTable "$out"/*.json > "$out/summary.md"

@@ -109,6 +109,7 @@ final class Adapters {
     switch (impl) {
       case OURS_8:
       case OURS_12:
+      case OURS_13:
       case OURS_16:
         return new Ours(LongCuckooFilter.newBuilder().expectedInsertions(capacity)
             .fingerprintBits(impl.width()).seed(Keys.SEED).build());
@@ -154,6 +155,12 @@ final class Adapters {
     @Override
     public boolean mightContain(long key) {
       return filter.mightContain(key);
+    }
+
+    /** The library's batch lookup: one validation per group of keys, no allocation. */
+    @Override
+    public void mightContainAll(long[] keys, int from, int length, boolean[] out) {
+      filter.mightContainAll(keys, from, length, out);
     }
 
     @Override

@@ -15,6 +15,16 @@ public interface FilterAdapter {
   boolean mightContain(long key);
 
   /**
+   * {@link #mightContain} of {@code keys[from .. from + length)} into {@code out[0 .. length)}:
+   * a loop of single lookups unless the library has a batch lookup of its own.
+   */
+  default void mightContainAll(long[] keys, int from, int length, boolean[] out) {
+    for (int i = 0; i < length; i++) {
+      out[i] = mightContain(keys[from + i]);
+    }
+  }
+
+  /**
    * Stores {@code key}. Returns false if the filter refused it because it is full.
    *
    * @throws UnsupportedOperationException if the filter is static (built once from all keys)

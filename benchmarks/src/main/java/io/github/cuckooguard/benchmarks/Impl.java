@@ -28,6 +28,7 @@ package io.github.cuckooguard.benchmarks;
 public enum Impl {
   OURS_8(Library.OURS, 8),
   OURS_12(Library.OURS, 12),
+  OURS_13(Library.OURS, 13),
   OURS_16(Library.OURS, 16),
   FF_CUCKOO_8(Library.FASTFILTER, 8),
   FF_CUCKOO_16(Library.FASTFILTER, 16),

@@ -27,6 +27,19 @@ class FilterAdapterTest {
     }
   }
 
+  /** The batch call answers as single lookups (ours: LongCuckooFilter's own batch; others: a loop). */
+  @ParameterizedTest
+  @EnumSource(Impl.class)
+  void batchLookupsAnswerAsSingleLookups(Impl impl) {
+    FilterAdapter filter = impl.build(Keys.presentKeys(N));
+    long[] probes = Keys.probes(N, 50, 4096, Keys.SEED);
+    boolean[] out = new boolean[1023];
+    filter.mightContainAll(probes, 7, out.length, out);
+    for (int i = 0; i < out.length; i++) {
+      assertThat(out[i]).as("%s probe %s", impl, 7 + i).isEqualTo(filter.mightContain(probes[7 + i]));
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(Impl.class)
   void measuredFppAndSizeMatchTheSetting(Impl impl) {

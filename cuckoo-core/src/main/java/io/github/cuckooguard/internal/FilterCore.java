@@ -1,5 +1,6 @@
 package io.github.cuckooguard.internal;
 
+import com.dynatrace.hash4j.hashing.Hasher64;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -117,6 +118,24 @@ public final class FilterCore extends FilterCorePadTail {
       // The common case: no data-dependent branch on the answer (first table has one segment).
       return ts[0].contains(fp, l1, l2);
     }
+    return containsGrown(ts, hash, fp, l1, l2);
+  }
+
+  /**
+   * Four lookups validated together (bit {@code k} of the result answers hash {@code hk}): same
+   * answers as four {@link #contains} calls, cheaper, see {@link Table#contains4}. A grown filter
+   * answers them one by one.
+   */
+  public int contains4(long h0, long h1, long h2, long h3) {
+    Table[] ts = tables;
+    if (ts.length == 1) {
+      return ts[0].contains4(h0, h1, h2, h3);
+    }
+    return (contains(h0) ? 1 : 0) | (contains(h1) ? 2 : 0) | (contains(h2) ? 4 : 0) | (contains(h3) ? 8 : 0);
+  }
+
+  /** A lookup over every sub-filter, newest first (see the class comment). */
+  private static boolean containsGrown(Table[] ts, long hash, long fp, int l1, int l2) {
     for (int i = ts.length - 1; i >= 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);
@@ -153,6 +172,48 @@ public final class FilterCore extends FilterCorePadTail {
       return addLocked(hash);
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Adds of a batch made under one acquisition of the writer lock, at most this many. */
+  static final int ADD_BATCH = 1024;
+
+  /**
+   * {@link #add} of every hash of {@code hashes}, result {@code i} into {@code out[i]}, taking the
+   * writer lock once per {@value #ADD_BATCH} adds (other writers wait at most that long; readers
+   * never wait). Each add is the one add path, so the no-false-negative argument of
+   * {@link #addLocked} holds for every element.
+   */
+  public void addAll(long[] hashes, boolean[] out) {
+    for (int from = 0; from < hashes.length; from += ADD_BATCH) {
+      int to = Math.min(hashes.length, from + ADD_BATCH);
+      lock.lock();
+      try {
+        for (int i = from; i < to; i++) {
+          out[i] = addLocked(hashes[i]);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /**
+   * {@link #add} of the hashes of {@code keys[from .. from + length)} into {@code out[0 ..
+   * length)}, as {@link #addAll(long[], boolean[])}; hashing, which is pure arithmetic, runs
+   * under the lock so that nothing is allocated.
+   */
+  public void addAll(long[] keys, int from, int length, boolean[] out, Hasher64 hasher) {
+    for (int done = 0; done < length; done += ADD_BATCH) {
+      int to = Math.min(length, done + ADD_BATCH);
+      lock.lock();
+      try {
+        for (int i = done; i < to; i++) {
+          out[i] = addLocked(hasher.hashLongToLong(keys[from + i]));
+        }
+      } finally {
+        lock.unlock();
+      }
     }
   }
 

@@ -125,6 +125,68 @@ public final class Table extends TablePadTail {
   }
 
   /**
+   * Four lookups in this table (a filter of one sub-filter, whose segment base is 0) validated
+   * together: the answer for hash {@code hk} is bit {@code k} of the result. Same answers, and the
+   * same no-false-negative argument, as four calls of {@link #contains}: the eight stamps are read
+   * (acquire) before any bucket, and re-read after all of them; the group is retried, whatever
+   * it found, unless every stamp was even and unchanged. Stamps only ever increase (each write
+   * adds to one), and a thread's later read of a location never sees an older value than its
+   * earlier read, so each re-read value is at least the first one and the sums are equal only if
+   * every stamp is: one comparison checks all eight. Parameters are held in locals for the
+   * whole group.
+   */
+  int contains4(long h0, long h1, long h2, long h3) {
+    final long[] st = stamps;
+    final int mask = stampMask;
+    final long fpMask = slotMask;
+    final int n = localBuckets;
+    final int hf = half;
+    long f0 = BucketIndex.fingerprint(h0, fpMask);
+    long f1 = BucketIndex.fingerprint(h1, fpMask);
+    long f2 = BucketIndex.fingerprint(h2, fpMask);
+    long f3 = BucketIndex.fingerprint(h3, fpMask);
+    int a0 = BucketIndex.primaryIndex(h0, n);
+    int a1 = BucketIndex.primaryIndex(h1, n);
+    int a2 = BucketIndex.primaryIndex(h2, n);
+    int a3 = BucketIndex.primaryIndex(h3, n);
+    int c0 = BucketIndex.altIndex(a0, f0, n, hf);
+    int c1 = BucketIndex.altIndex(a1, f1, n, hf);
+    int c2 = BucketIndex.altIndex(a2, f2, n, hf);
+    int c3 = BucketIndex.altIndex(a3, f3, n, hf);
+    int sa0 = (a0 & mask) + STAMP_PAD;
+    int sa1 = (a1 & mask) + STAMP_PAD;
+    int sa2 = (a2 & mask) + STAMP_PAD;
+    int sa3 = (a3 & mask) + STAMP_PAD;
+    int sc0 = (c0 & mask) + STAMP_PAD;
+    int sc1 = (c1 & mask) + STAMP_PAD;
+    int sc2 = (c2 & mask) + STAMP_PAD;
+    int sc3 = (c3 & mask) + STAMP_PAD;
+    for (; ; ) {
+      long u0 = (long) LONGS.getAcquire(st, sa0);
+      long u1 = (long) LONGS.getAcquire(st, sa1);
+      long u2 = (long) LONGS.getAcquire(st, sa2);
+      long u3 = (long) LONGS.getAcquire(st, sa3);
+      long w0 = (long) LONGS.getAcquire(st, sc0);
+      long w1 = (long) LONGS.getAcquire(st, sc1);
+      long w2 = (long) LONGS.getAcquire(st, sc2);
+      long w3 = (long) LONGS.getAcquire(st, sc3);
+      int found = (matches(a0, c0, f0) ? 1 : 0) | (matches(a1, c1, f1) ? 2 : 0)
+          | (matches(a2, c2, f2) ? 4 : 0) | (matches(a3, c3, f3) ? 8 : 0);
+      VarHandle.acquireFence();
+      long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
+      long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
+      long after = (long) LONGS.getOpaque(st, sa0) + (long) LONGS.getOpaque(st, sa1)
+          + (long) LONGS.getOpaque(st, sa2) + (long) LONGS.getOpaque(st, sa3)
+          + (long) LONGS.getOpaque(st, sc0) + (long) LONGS.getOpaque(st, sc1)
+          + (long) LONGS.getOpaque(st, sc2) + (long) LONGS.getOpaque(st, sc3);
+      if (odd == 0 && after == before) {
+        return found;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
    * Copies of {@code fp} in the two buckets; caller holds the owner's lock. Unlocked, a kick
    * moving {@code fp} between the buckets could be counted twice or not at all
    * (CountIsExactWhileAKickMovesTheFingerprintTest), and so could an unstamped delete and add.
