@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Issue 12, case 4: bulk calls iterate their collection once and size their results from what
+ * Bulk calls iterate their collection once and size their results from what
  * the iteration gave. Before, a {@code ConcurrentHashMap} key set that shrank between
  * {@code size()} and the iteration yielded 5 results and 5 stored fingerprints for 3 keys (the
  * two extra being of hash 0), and one that grew threw ArrayIndexOutOfBoundsException.

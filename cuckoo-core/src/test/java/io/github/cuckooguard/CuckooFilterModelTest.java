@@ -170,7 +170,7 @@ class CuckooFilterModelTest {
         phaseFailures++;
         FilterInfo info = filter.info();
         // or when the key's pairs already hold the most copies of its fingerprint (2·b, over all
-        // sub-filters), which growth may not lift (issue 12)
+        // sub-filters), which growth may not lift
         assertThat(info.expansion() == 0 || info.subFilters() == 32 || filter.count(key) >= 2 * info.bucketSize())
             .as("an add fails only when the filter cannot grow or the key's pairs are at the copy limit: %s", info)
             .isTrue();

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
  * The examples of the root README's "Use" section and of {@link CuckooFilter}'s class comment,
  * kept here as code the build compiles and runs. Each example sits between {@code // BEGIN name}
  * and {@code // END name}; {@link #theDocumentsShowExactlyTheCompiledExamples} checks that the
- * documents show the same lines, so neither can change without the other. Issue 12, case 3: the
- * README's first line did not compile ({@code CuckooFilter<CharSequence>} cannot be converted to
+ * documents show the same lines, so neither can change without the other (a README line once did
+ * not compile: {@code CuckooFilter<CharSequence>} cannot be converted to
  * {@code CuckooFilter<String>}).
  */
 class DocumentedExamplesTest {

@@ -14,7 +14,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, cases 1 and 2: the parts of one dump are bound together and to nothing else. Before,
+ * The parts of one dump are bound together and to nothing else. Before,
  * a chunk's identity was only (seed, write count) and a stream body was checked only by its own
  * CRC, so parts of different dumps whose counts agreed loaded silently and keys then answered
  * false.

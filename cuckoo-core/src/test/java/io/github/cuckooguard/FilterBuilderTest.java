@@ -108,7 +108,7 @@ class FilterBuilderTest {
   }
 
   /**
-   * Issue 12, case 6: expectedInsertions(8e9) passed validation and build() then threw an
+   * {@code expectedInsertions(8e9)} passed validation and build() then threw an
    * OutOfMemoryError (about 10.5 GB asked); now build() refuses it at once, naming the value
    * passed and the accepted range at these settings.
    */

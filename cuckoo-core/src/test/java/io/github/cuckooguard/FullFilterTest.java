@@ -175,7 +175,7 @@ class FullFilterTest {
     assertThat(dump(fixed)).isEqualTo(before);
     assertThat(fixed.count(42)).isEqualTo(8);
 
-    // Issue 12, case 5: growth cannot lift the limit; before, each 8 copies appended a sub-filter.
+    // Growth cannot lift the limit; before, each 8 copies appended a sub-filter.
     byte[] grownBefore = dump(growing);
     assertThat(growing.add(42)).as("ninth copy in an expandable filter").isFalse();
     assertThat(dump(growing)).as("nothing changed, no sub-filter appended").isEqualTo(grownBefore);

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 12, case 7: a funnel id longer than a dump holds made writeTo and scanDump(0) throw
+ * A funnel id longer than a dump holds made writeTo and scanDump(0) throw
  * IllegalArgumentException (writeTo documents only IOException), and a lambda funnel's default
  * id names a hidden class, so its dumps could not be read in another JVM run. Ids are now
  * checked when a filter is built or read, and a lambda funnel's filter refuses to dump, saying

@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 12, case 5: growth has limits it cannot lift. One hot key stored 256 copies in 32
+ * Growth has limits it cannot lift. One hot key stored 256 copies in 32
  * sub-filters (expansion 1), or allocated 708 MB and then caught an OutOfMemoryError on every add
  * (expansion 2). Now a key's bucket pair takes at most 2·b copies over all sub-filters, and growth
  * stops at {@code maxBytes} before it allocates.

@@ -19,7 +19,7 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18 changed how keys reach the hash function (direct calls for the ready funnels, a
+ * The direct hashing changed how keys reach the hash function (direct calls for the ready funnels, a
  * per-thread buffer for custom funnels) but not the hashes: every key must hash exactly as the
  * hash4j stream of the funnel's bytes did before, or dumps written before the change would read
  * back with false negatives. These tests compare the filter's own hash ({@link CuckooFilter#hash})
@@ -30,7 +30,7 @@ class HashingGoldenTest {
 
   private static final long[] SEEDS = {0L, 42L, 0x5EED_C0C0_F00DL};
 
-  // The funnels as they were before issue 18, on hash4j's HashSink: the reference.
+  // The funnels as they were before the direct hashing, on hash4j's HashSink: the reference.
   private static final HashFunnel<Long> OLD_LONG = (k, s) -> s.putLong(k);
   private static final HashFunnel<Integer> OLD_INT = (k, s) -> s.putInt(k);
   private static final HashFunnel<CharSequence> OLD_STRING =

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18: the guarded lookups allocate nothing of the adapter's own. Measured with the JVM's
+ * The guarded lookups allocate nothing of the adapter's own. Measured with the JVM's
  * per-thread allocation counter over many calls after a warm-up; what cuckoo-core's object-key
  * hashing allocates per lookup is measured on the same keys with {@code mightContain} alone and
  * subtracted (it is being fixed in the core), so the figure is the adapter's share.

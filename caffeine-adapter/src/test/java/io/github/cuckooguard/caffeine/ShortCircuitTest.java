@@ -73,7 +73,7 @@ class ShortCircuitTest {
   }
 
   /**
-   * Issue 15: after 100 short-circuited misses and 1 hit, Micrometer's CaffeineCacheMetrics (which
+   * After 100 short-circuited misses and 1 hit, Micrometer's CaffeineCacheMetrics (which
    * reads {@code cache.stats()}) showed a 100 % hit ratio.
    */
   @Test
@@ -91,7 +91,7 @@ class ShortCircuitTest {
     assertThat(stats.requestCount()).isEqualTo(101);
   }
 
-  /** Issue 15: plain puts added load time while loadSuccessCount stayed 0. */
+  /** Plain puts added load time while loadSuccessCount stayed 0. */
   @Test
   void plainWritesRecordNoLoadsAndNoLoadTime() {
     ConcurrentMap<Long, String> map = cache.asMap();

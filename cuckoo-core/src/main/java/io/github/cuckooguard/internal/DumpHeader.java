@@ -99,7 +99,7 @@ record DumpHeader(
     int version = buf.get();
     check(version == DumpFormat.VERSION, "unsupported format version %s: this build reads version %s only%s",
         version, DumpFormat.VERSION, version >= 1 && version < DumpFormat.VERSION
-            ? "; versions 1 and 2 were written by earlier snapshot builds before dumps carried an identity"
+            ? "; versions 1 and 2 are pre-release formats without a dump identity"
                 + " and a body digest, and cannot be read: dump the filter again with this build"
             : "");
   }

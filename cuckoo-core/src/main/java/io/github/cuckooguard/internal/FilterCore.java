@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * while the key stays; for more tables shown only by the model-based and churn tests),
  * but a fingerprint that an add puts into a newer table already read while a remove clears it
  * from an older one is seen in neither, so for a never-added key the answer is not always
- * linearizable (found in review, reproduced with Lincheck; see CuckooFilter's class comment).
+ * linearizable (a Lincheck test shows it; see CuckooFilter's class comment).
  *
  * <p>Limits that growth cannot lift. (1) At most {@code 2·b} copies of one fingerprint in one
  * key's bucket pair, counted over all sub-filters ({@link #maxCopies()}): an add beyond that

@@ -11,7 +11,7 @@ package io.github.cuckooguard.internal;
  * For a target fpp at the design load α this gives f = ⌈log2(2·b·α / fpp)⌉ (Fan et al.,
  * "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014, §5.1, with α made explicit).
  * α is the load a table of that bucket size reaches before its first failed insert with a
- * 1000-node kick search (500 at the time of measuring), less a margin: b = 2 → 0.84, b = 4 → 0.95, b = 8 → 0.98 (measured here:
+ * kick search (measured with 500 nodes; the 1000-node default only raises it), less a margin: b = 2 → 0.84, b = 4 → 0.95, b = 8 → 0.98 (measured here:
  * 0.86–0.87, 0.96–0.97 and 0.99 at 10^6 keys; the paper reports 84 %, 95 %, 98 %).
  * Buckets: n = ⌈expected / (b · α)⌉ rounded up to an even number (the alternate-bucket function
  * needs an even n, nothing more), so the table costs f/α bits per item at the design load, for

@@ -17,7 +17,7 @@ import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
- * What issue 18 changed in the cost of a key's hash, timed interleaved so that a busy machine
+ * What the direct hashing of the ready funnels changed in the cost of a key's hash, timed interleaved so that a busy machine
  * slows every variant alike: the hash as it was (hash4j's {@code hashToLong(key, funnel)}, a new
  * stream per call) against the hash as it is ({@link KeyHasher}: a direct call for the ready
  * funnels, the per-thread {@code KeySink} buffer for a custom funnel), for {@code Long} and

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * {@code Session.find} of an id with no row, and of one with a row, with the hibernate-adapter's
- * guard on and off (issue 6): one operation opens a session, finds one {@link Book} and closes the
+ * guard on and off: one operation opens a session, finds one {@link Book} and closes the
  * session, which is what a request handler does.
  *
  * <p>The table holds {@code rows} books with the even ids {@code 2 … 2·rows}; probes are {@value

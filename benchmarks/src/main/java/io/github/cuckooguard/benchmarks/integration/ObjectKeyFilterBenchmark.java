@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The object-key path that every adapter uses (funnel, hash, table), beside the primitive
- * {@link LongCuckooFilter} in the same run (issue 18): {@code CuckooFilter<T>.mightContain}, an
+ * {@link LongCuckooFilter} in the same run: {@code CuckooFilter<T>.mightContain}, an
  * add followed by the remove of the same key, and {@code CuckooGuard<T>.mightContain}. Run with
  * {@code -prof gc}: the figure that matters is {@code gc.alloc.rate.norm} (B/op), which should be
  * 0 for the ready funnels.

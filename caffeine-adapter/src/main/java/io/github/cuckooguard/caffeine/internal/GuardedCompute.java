@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The function a guarded compute hands to Caffeine: the user's function plus the guard's half of
  * the write protocol (see {@link GuardedWrites}). One instance per thread and cache is reused for
- * every compute, so a compute allocates nothing of the adapter's (issue 18); a compute started
+ * every compute, so a compute allocates nothing of the adapter's; a compute started
  * from inside another one on the same thread gets a fresh instance.
  *
  * <p>Run by Caffeine inside its per-key compute, so for one key it is serialised with every other
