@@ -10,6 +10,7 @@ import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
+import io.github.cuckooguard.jcache.internal.NativeKeys;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import io.github.cuckooguard.jcache.internal.Processors;
 import io.github.cuckooguard.jcache.internal.Reads;
@@ -22,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
 import javax.cache.configuration.CacheEntryListenerConfiguration;
@@ -376,10 +378,33 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CacheGuard<K> guard,
       @Nullable GuardedCacheManager manager) {
-    cache.registerCacheEntryListener(GuardListener.configuration(guard));
-    guard.attach(cache);
+    boolean hazelcast = NativeKeys.isHazelcast(cache);
+    if (hazelcast) {
+      guard.asynchronousEvents();
+    }
+    attach(cache, guard);
+    if (cache.isClosed()) {
+      // A provider may hand out a cache that is already closed (Hazelcast, for a cache destroyed
+      // through another manager). Every call of the guarded cache then fails as the provider's
+      // does; the guard registers nothing and stays in pass-through.
+      guard.guard().markStale("cache '" + cache.getName() + "' was closed when it was obtained");
+      return new GuardedCache<>(cache, guard, manager);
+    }
+    // Hazelcast: asynchronous, so that no write waits on the guard's listener (a synchronous one can
+    // hold a write until Hazelcast's completion timeout); writes through this object end their
+    // enters on what the call left in the cache instead (CacheGuard.asynchronousEvents).
+    cache.registerCacheEntryListener(GuardListener.configuration(guard, !hazelcast));
     guard.guard().markStale("initial scan of cache '" + cache.getName() + "', which may hold entries");
     return new GuardedCache<>(cache, guard, manager);
+  }
+
+  /** Makes {@code cache} the guard's key source, read natively where the provider allows. */
+  static <K> void attach(Cache<K, ?> cache, CacheGuard<K> guard) {
+    guard.attach(cache);
+    Consumer<Consumer<? super K>> scan = NativeKeys.of(cache);
+    if (scan != null) {
+      guard.nativeKeys(scan);
+    }
   }
 
   /**

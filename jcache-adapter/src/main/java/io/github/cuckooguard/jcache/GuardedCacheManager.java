@@ -91,7 +91,7 @@ public final class GuardedCacheManager implements CacheManager {
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {
         Cache<K, V> cache = delegate.createCache(name, withListener);
-        guard.attach(cache);
+        GuardedCache.attach(cache, guard);
         return new GuardedCache<>(cache, guard, this);
       }
     }
