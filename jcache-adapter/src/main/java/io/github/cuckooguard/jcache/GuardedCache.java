@@ -348,6 +348,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
 
   @Override
   public void close() {
+    guard.close();
     delegate.close();
     if (manager != null) {
       manager.forget(this);
@@ -390,10 +391,17 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
       guard.guard().markStale("cache '" + cache.getName() + "' was closed when it was obtained");
       return new GuardedCache<>(cache, guard, manager);
     }
-    // Hazelcast: asynchronous, so that no write waits on the guard's listener (a synchronous one can
-    // hold a write until Hazelcast's completion timeout); writes through this object end their
-    // enters on what the call left in the cache instead (CacheGuard.asynchronousEvents).
-    cache.registerCacheEntryListener(GuardListener.configuration(guard, !hazelcast));
+    // Hazelcast: the guard's Created events come from Hazelcast's event service, asynchronously and
+    // outside JCache's listener registrations, so that no write waits on the guard and the
+    // application's synchronous listeners keep their guarantee (internal.HazelcastEvents); writes
+    // through this object end their enters on what the call left in the cache instead
+    // (CacheGuard.asynchronousEvents).
+    Runnable deregister = hazelcast ? NativeKeys.registerCreated(cache, guard) : null;
+    if (deregister != null) {
+      guard.onClose(deregister);
+    } else {
+      cache.registerCacheEntryListener(GuardListener.configuration(guard, !hazelcast));
+    }
     guard.guard().markStale("initial scan of cache '" + cache.getName() + "', which may hold entries");
     return new GuardedCache<>(cache, guard, manager);
   }

@@ -98,6 +98,8 @@ public final class CacheGuard<K> {
   private volatile boolean followsRemovals;
   /** Whether Created events arrive after the writes return ({@link #asynchronousEvents}). */
   private volatile boolean asynchronousEvents;
+  /** Deregisters a listener registered outside JCache ({@link #onClose}). */
+  private volatile @Nullable Runnable closer;
 
   /**
    * A guard built by {@code builder}, with a scan of the attached cache as key source.
@@ -149,6 +151,24 @@ public final class CacheGuard<K> {
    */
   public void asynchronousEvents() {
     this.asynchronousEvents = true;
+  }
+
+  /** Runs {@code closer} when the guarded cache is closed. */
+  public void onClose(Runnable closer) {
+    this.closer = closer;
+  }
+
+  /** The guarded cache was closed: releases what {@link #onClose} registered. */
+  public void close() {
+    Runnable own = closer;
+    closer = null;
+    if (own != null) {
+      try {
+        own.run();
+      } catch (RuntimeException e) {
+        LOGGER.log(Level.DEBUG, "Cuckoo guard '" + guard.name() + "': releasing its listener failed", e);
+      }
+    }
   }
 
   /** Whether removals are followed ({@link #followRemovals}). */
