@@ -96,7 +96,7 @@ class ChurnTest {
             () -> created(new EhcacheCachingProvider(), "ehcache-bounded", Eh107Configuration.fromEhcacheCacheConfiguration(
                 CacheConfigurationBuilder.newCacheConfigurationBuilder(Long.class, String.class, ResourcePoolsBuilder.heap(64))
                     .withExpiry(ExpiryPolicyBuilder.timeToLiveExpiration(java.time.Duration.ofMillis(3)))))),
-        new Scenario("Hazelcast member, event-service listener, writes ended on presence, expiring",
+        new Scenario("Hazelcast member, asynchronous listener, writes ended on presence, expiring",
             ChurnTest::hazelcast));
   }
 

@@ -30,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  *   caches wrapped with wrapExisting)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
  *   removeAll, invoke, clear, other processes)
- * key source                                a plain scan: every key the cache's iterator returns
+ * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
+ *                                            visible if the key is in the cache, else abort
+ * key source                                the provider's own keys where known ({@link NativeKeys}:
+ *                                            Ehcache's store, Hazelcast's partitions), else every key
+ *                                            the cache's iterator returns
  * </pre>
  *
  * <p><b>Why no present key is reported absent.</b>

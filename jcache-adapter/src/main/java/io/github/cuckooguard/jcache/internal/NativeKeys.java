@@ -39,25 +39,6 @@ public final class NativeKeys {
     return null;
   }
 
-  /**
-   * Registers {@code guard}'s Created listener with the provider's own event service where a JCache
-   * listener registration would change the provider's write behaviour (Hazelcast members,
-   * {@link HazelcastEvents}).
-   *
-   * @return what deregisters it, or null if the provider is not one of those (register the JCache
-   *     listener then)
-   */
-  public static <K> @Nullable Runnable registerCreated(Cache<K, ?> cache, CacheGuard<K> guard) {
-    if (!cache.getClass().getName().startsWith("com.hazelcast.cache.impl.CacheProxy")) {
-      return null;
-    }
-    try {
-      return HazelcastEvents.register(cache, guard);
-    } catch (RuntimeException | LinkageError e) {
-      return null;
-    }
-  }
-
   /** Whether {@code cache} is a Hazelcast cache (member or client proxy), told by class name. */
   public static boolean isHazelcast(Cache<?, ?> cache) {
     return cache.getClass().getName().startsWith("com.hazelcast.");
