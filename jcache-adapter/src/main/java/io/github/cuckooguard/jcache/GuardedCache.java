@@ -10,6 +10,7 @@ import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
+import io.github.cuckooguard.jcache.internal.NativeKeys;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import io.github.cuckooguard.jcache.internal.Processors;
 import io.github.cuckooguard.jcache.internal.Reads;
@@ -22,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import javax.cache.Cache;
 import javax.cache.CacheManager;
 import javax.cache.configuration.CacheEntryListenerConfiguration;
@@ -58,9 +60,11 @@ import org.jspecify.annotations.Nullable;
  *       {@code CacheWriter} even for a key it does not hold, so {@code remove(key)},
  *       {@code getAndRemove}, {@code removeAll(keys)} and {@code invoke} always go to the provider.
  *   <li><b>Statistics</b> ({@code isStatisticsEnabled()}, also when switched on later through
- *       {@link GuardedCacheManager#enableStatistics}): a skipped lookup would be missing from the
- *       provider's hit and miss counts, so nothing is short-circuited while statistics are on. The
- *       guard is still maintained, so short-circuits resume when they are switched off. Switching
+ *       {@link GuardedCacheManager#enableStatistics}): on Caffeine's provider a {@code get} or
+ *       {@code getAll} the guard answers is counted as a miss in the provider's statistics, so it
+ *       is still short-circuited; on other providers a skipped lookup would be missing from the
+ *       provider's hit and miss counts, so only {@code containsKey} (which counts nothing) is
+ *       short-circuited while statistics are on. The guard is maintained throughout. Switching
  *       statistics through the delegate's own manager is not seen.
  * </ul>
  *
@@ -92,10 +96,13 @@ import org.jspecify.annotations.Nullable;
  *       {@link GuardedCacheManager#createCache} created on a provider that keeps caches in this
  *       process (Caffeine, Ehcache) gets the listener inside its creation configuration and needs
  *       no such scan.
- *   <li><b>Rebuilds</b> iterate the wrapped cache ({@link Cache#iterator()}) on the guard's
- *       executor. JCache counts the iteration as an access of every entry: it may extend
- *       access-based expiry and count as hits in statistics, and it may expire entries on the way.
- *       For a distributed cache it reads the whole cache over the network.
+ *   <li><b>Rebuilds</b> read the provider's own storage where the adapter knows it (Caffeine's
+ *       map, Ehcache's store, a Hazelcast member's partitions, in bulk), which is no JCache access:
+ *       no access expiry, no hits. Elsewhere they iterate the wrapped cache
+ *       ({@link Cache#iterator()}), which JCache counts as an access of every entry.
+ *   <li><b>Hazelcast</b>: the guard's listener is asynchronous, so no write waits on it; a write
+ *       through this object ends its enter visible whenever the key is in the cache after the
+ *       call.
  * </ul>
  *
  * <p>Writes must go through this object or reach the provider's event listeners (writes by other
@@ -346,6 +353,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
 
   @Override
   public void close() {
+    guard.close();
     delegate.close();
     if (manager != null) {
       manager.forget(this);
@@ -376,10 +384,37 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CacheGuard<K> guard,
       @Nullable GuardedCacheManager manager) {
-    cache.registerCacheEntryListener(GuardListener.configuration(guard));
-    guard.attach(cache);
+    boolean hazelcast = NativeKeys.isHazelcast(cache);
+    if (hazelcast) {
+      guard.asynchronousEvents();
+    }
+    attach(cache, guard);
+    if (cache.isClosed()) {
+      // A provider may hand out a cache that is already closed (Hazelcast, for a cache destroyed
+      // through another manager). Every call of the guarded cache then fails as the provider's
+      // does; the guard registers nothing and stays in pass-through.
+      guard.guard().markStale("cache '" + cache.getName() + "' was closed when it was obtained");
+      return new GuardedCache<>(cache, guard, manager);
+    }
+    // Hazelcast: asynchronous, so that no write waits on the guard's listener (a synchronous one can
+    // hold a write until Hazelcast's completion timeout: an update whose expiry is zero, a read-only
+    // entry processor, a write whose writer throws); writes through this object end their enters
+    // on what the call left in the cache instead (CacheGuard.asynchronousEvents). Hazelcast counts
+    // an asynchronous listener's handling of an event towards the completion latch of the
+    // application's synchronous listeners, so with the guard registered such a listener may run
+    // after the write returned (see the README).
+    cache.registerCacheEntryListener(GuardListener.configuration(guard, !hazelcast));
     guard.guard().markStale("initial scan of cache '" + cache.getName() + "', which may hold entries");
     return new GuardedCache<>(cache, guard, manager);
+  }
+
+  /** Makes {@code cache} the guard's key source, read natively where the provider allows. */
+  static <K> void attach(Cache<K, ?> cache, CacheGuard<K> guard) {
+    guard.attach(cache);
+    Consumer<Consumer<? super K>> scan = NativeKeys.of(cache);
+    if (scan != null) {
+      guard.nativeKeys(scan);
+    }
   }
 
   /**

@@ -91,7 +91,7 @@ public final class GuardedCacheManager implements CacheManager {
       Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {
         Cache<K, V> cache = delegate.createCache(name, withListener);
-        guard.attach(cache);
+        GuardedCache.attach(cache, guard);
         return new GuardedCache<>(cache, guard, this);
       }
     }
@@ -156,8 +156,8 @@ public final class GuardedCacheManager implements CacheManager {
   }
 
   /**
-   * Switches statistics in the delegate; while they are on, the cache's guard short-circuits
-   * nothing, so that the provider's hit and miss counts stay complete.
+   * Switches statistics in the delegate, and tells the cache's guard, which then short-circuits
+   * only lookups whose misses it can count in the provider's statistics (see {@link GuardedCache}).
    */
   @Override
   public void enableStatistics(String cacheName, boolean enabled) {

@@ -95,7 +95,37 @@ class ChurnTest {
         new Scenario("Ehcache, native heap bound of 64 (evictions unreported) and TTL (listener registered after)",
             () -> created(new EhcacheCachingProvider(), "ehcache-bounded", Eh107Configuration.fromEhcacheCacheConfiguration(
                 CacheConfigurationBuilder.newCacheConfigurationBuilder(Long.class, String.class, ResourcePoolsBuilder.heap(64))
-                    .withExpiry(ExpiryPolicyBuilder.timeToLiveExpiration(java.time.Duration.ofMillis(3)))))));
+                    .withExpiry(ExpiryPolicyBuilder.timeToLiveExpiration(java.time.Duration.ofMillis(3)))))),
+        new Scenario("Hazelcast member, asynchronous listener, writes ended on presence, expiring",
+            ChurnTest::hazelcast));
+  }
+
+  /** A standalone member on 127.0.0.1:5830+ (no join) and a guarded manager on it. */
+  @SuppressWarnings("unchecked")
+  private static Setup hazelcast() {
+    com.hazelcast.config.Config config = new com.hazelcast.config.Config().setClusterName("cuckoo-guard-churn-"
+        + java.util.UUID.randomUUID());
+    config.setProperty("hazelcast.phone.home.enabled", "false");
+    config.setProperty("hazelcast.logging.type", "none");
+    com.hazelcast.config.NetworkConfig network = config.getNetworkConfig().setPort(5830).setPortAutoIncrement(true);
+    network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+    network.getJoin().getMulticastConfig().setEnabled(false);
+    network.getJoin().getAutoDetectionConfig().setEnabled(false);
+    network.getJoin().getTcpIpConfig().setEnabled(false);
+    com.hazelcast.core.HazelcastInstance member = com.hazelcast.core.Hazelcast.newHazelcastInstance(config);
+    com.hazelcast.cache.HazelcastMemberCachingProvider delegate = new com.hazelcast.cache.HazelcastMemberCachingProvider();
+    GuardedCachingProvider provider = new GuardedCachingProvider(delegate);
+    Properties properties = com.hazelcast.cache.HazelcastCachingProvider.propertiesByInstanceItself(member);
+    properties.putAll(smallGuards());
+    CacheManager manager = provider.getCacheManager(delegate.getDefaultURI(), null, properties);
+    GuardedCache<Long, String> guarded = (GuardedCache<Long, String>) manager.createCache("hazelcast-churn",
+        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class)
+            .setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(TTL)));
+    await("the first read", () -> !guarded.isPassThrough());
+    return new Setup(guarded, guarded.delegate(), () -> {
+      provider.close();
+      member.getLifecycleService().terminate();
+    });
   }
 
   private static Properties smallGuards() {
@@ -152,6 +182,9 @@ class ChurnTest {
     }
   }
 
+  /** An entry processor that Hazelcast can serialize. */
+  interface Processor<T> extends javax.cache.processor.EntryProcessor<Long, String, T>, java.io.Serializable {}
+
   /** The writers' shared state: the shadow counters and what the checks found. */
   private static final class Churn {
     final GuardedCache<Long, String> guarded;
@@ -181,15 +214,16 @@ class ChurnTest {
           case 6 -> guarded.remove(k);
           case 7 -> guarded.getAndRemove(k);
           case 8 -> guarded.remove(k, value);
-          case 9 -> creating(k, () -> guarded.invoke(k, (entry, args) -> {
+          // serializable processors: Hazelcast ships them to the partition owner
+          case 9 -> creating(k, () -> guarded.invoke(k, (Processor<Object>) (entry, args) -> {
             entry.setValue(value);
             return null;
           }));
-          case 10 -> guarded.invoke(k, (entry, args) -> {
+          case 10 -> guarded.invoke(k, (Processor<Object>) (entry, args) -> {
             entry.remove();
             return null;
           });
-          case 11 -> guarded.invoke(k, (entry, args) -> entry.exists());
+          case 11 -> guarded.invoke(k, (Processor<Boolean>) (entry, args) -> entry.exists());
           case 12 -> creating(k, other, () -> guarded.putAll(Map.of(k, value, other, value)));
           case 13 -> guarded.removeAll(Set.of(k, other));
           case 14 -> guarded.get(k);

@@ -61,7 +61,7 @@ class HazelcastClusterTest {
     Config config = new Config().setClusterName(CLUSTER);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
-    NetworkConfig network = config.getNetworkConfig().setPort(5701).setPortAutoIncrement(true);
+    NetworkConfig network = config.getNetworkConfig().setPort(5810).setPortAutoIncrement(true);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);

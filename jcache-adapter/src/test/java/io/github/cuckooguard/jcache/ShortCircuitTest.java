@@ -138,34 +138,59 @@ class ShortCircuitTest {
   }
 
   @Test
-  void withStatisticsOnEveryLookupReachesTheProviderSoItsCountsStayComplete() throws Exception {
+  void withStatisticsOnSkippedGetsAreCountedAsMissesInTheProvidersStatistics() throws Exception {
     GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name,
         config().setStatisticsEnabled(true));
     cache.put(1L, "one");
-    long before = cache.stats().lookups();
+    long before = cache.stats().definiteMisses();
 
     for (long k = 1_000; k < 1_100; k++) {
       assertThat(cache.get(k)).isNull();
     }
+    Set<Long> absent = LongStream.range(2_000, 2_050).boxed().collect(Collectors.toSet());
+    assertThat(cache.getAll(absent)).isEmpty();
+    assertThat(cache.get(1L)).isEqualTo("one");
 
-    assertThat(cacheMisses(name)).isEqualTo(100L);
-    assertThat(cache.stats().lookups()).as("guard not consulted").isEqualTo(before);
+    assertThat(cache.stats().definiteMisses() - before).as("lookups the guard answered").isGreaterThan(135);
+    assertThat(statistic(name, "CacheMisses")).as("the provider's misses, skipped ones included").isEqualTo(150L);
+    assertThat(statistic(name, "CacheHits")).isEqualTo(1L);
+    assertThat(statistic(name, "CacheGets")).isEqualTo(151L);
 
     manager.enableStatistics(name, false);
-    for (long k = 1_000; k < 1_100; k++) {
-      assertThat(cache.get(k)).isNull();
-    }
-    assertThat(cache.stats().lookups()).isEqualTo(before + 100);
-    assertThat(cache.stats().definiteMisses()).isGreaterThan(90);
+    cache.get(1_000L);
+    manager.enableStatistics(name, true);
+    assertThat(statistic(name, "CacheMisses")).as("not counted while statistics are off").isEqualTo(150L);
   }
 
-  private static long cacheMisses(String cacheName) throws Exception {
+  @Test
+  void withStatisticsOnAProviderWhoseMissesCannotBeCountedEveryGetReachesIt() throws Exception {
+    org.ehcache.jsr107.EhcacheCachingProvider ehcache = new org.ehcache.jsr107.EhcacheCachingProvider();
+    GuardedCachingProvider guarded = new GuardedCachingProvider(ehcache);
+    try {
+      GuardedCache<Long, String> cache = (GuardedCache<Long, String>) guarded.getCacheManager()
+          .createCache(name, config().setStatisticsEnabled(true));
+      cache.put(1L, "one");
+      long before = cache.stats().lookups();
+      for (long k = 1_000; k < 1_100; k++) {
+        assertThat(cache.get(k)).isNull();
+      }
+      assertThat(cache.stats().lookups()).as("guard not consulted for gets").isEqualTo(before);
+      assertThat(statistic(name, "CacheMisses")).isEqualTo(100L);
+      assertThat(cache.containsKey(1_000L)).isFalse(); // containsKey counts nothing: answered by the guard
+      assertThat(cache.stats().lookups()).isEqualTo(before + 1);
+    } finally {
+      guarded.close();
+      ehcache.close();
+    }
+  }
+
+  private static long statistic(String cacheName, String attribute) throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     Set<ObjectName> names = server.queryNames(new ObjectName("javax.cache:type=CacheStatistics,*"), null).stream()
         .filter(n -> cacheName.equals(n.getKeyProperty("Cache")))
         .collect(Collectors.toSet());
     assertThat(names).hasSize(1);
-    return (Long) server.getAttribute(names.iterator().next(), "CacheMisses");
+    return (Long) server.getAttribute(names.iterator().next(), attribute);
   }
 
   @Test

@@ -27,6 +27,8 @@ public final class CacheContext<K, V> {
   private final boolean readThrough;
   private final boolean writeThrough;
   private volatile boolean statisticsEnabled;
+  /** Counts skipped lookups as misses in the provider's statistics; null if the provider has none we know. */
+  private final @Nullable MissCounter missCounter;
 
   public CacheContext(Cache<K, V> cache, CacheGuard<K> guard) {
     this.cache = cache;
@@ -35,6 +37,7 @@ public final class CacheContext<K, V> {
     this.readThrough = config == null || config.isReadThrough();
     this.writeThrough = config == null || config.isWriteThrough();
     this.statisticsEnabled = config == null || config.isStatisticsEnabled();
+    this.missCounter = MissCounter.of(cache);
   }
 
   @SuppressWarnings("unchecked")
@@ -72,9 +75,21 @@ public final class CacheContext<K, V> {
     this.statisticsEnabled = enabled;
   }
 
-  /** Whether a lookup-only call may be answered by the guard. */
+  /**
+   * Whether a lookup-only call ({@code get}, {@code getAll}) may be answered by the guard: not for
+   * read-through, and while statistics are on only if its misses can be counted in the provider's
+   * statistics ({@link #countMisses}).
+   */
   boolean guardAnswersReads() {
-    return !readThrough && !statisticsEnabled;
+    return !readThrough && (!statisticsEnabled || missCounter != null);
+  }
+
+  /** Counts {@code count} lookups the guard answered "absent" as misses of the provider's statistics. */
+  void countMisses(long count) {
+    MissCounter counter = missCounter;
+    if (counter != null && statisticsEnabled) {
+      counter.misses(count);
+    }
   }
 
   /** Whether a removal of an absent key may be answered by the guard. */

@@ -30,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  *   caches wrapped with wrapExisting)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
  *   removeAll, invoke, clear, other processes)
- * key source                                a plain scan: every key the cache's iterator returns
+ * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
+ *                                            visible if the key is in the cache, else abort
+ * key source                                the provider's own keys where known ({@link NativeKeys}:
+ *                                            Ehcache's store, Hazelcast's partitions), else every key
+ *                                            the cache's iterator returns
  * </pre>
  *
  * <p><b>Why no present key is reported absent.</b>
@@ -96,6 +100,10 @@ public final class CacheGuard<K> {
   private volatile @Nullable Consumer<Consumer<? super K>> ownScan;
   /** Whether every removal reaches {@link #left} inside the provider's atomic removal. */
   private volatile boolean followsRemovals;
+  /** Whether Created events arrive after the writes return ({@link #asynchronousEvents}). */
+  private volatile boolean asynchronousEvents;
+  /** Deregisters a listener registered outside JCache ({@link #onClose}). */
+  private volatile @Nullable Runnable closer;
 
   /**
    * A guard built by {@code builder}, with a scan of the attached cache as key source.
@@ -127,6 +135,44 @@ public final class CacheGuard<K> {
   void followRemovals(Consumer<Consumer<? super K>> scan) {
     this.ownScan = scan;
     this.followsRemovals = true;
+  }
+
+  /**
+   * Makes {@code scan}, a reader of the provider's own storage that is no JCache access
+   * ({@link NativeKeys}), the key source instead of the cache's iterator.
+   */
+  public void nativeKeys(Consumer<Consumer<? super K>> scan) {
+    if (!followsRemovals) {
+      this.ownScan = scan;
+    }
+  }
+
+  /**
+   * The guard's listener is registered asynchronously (Hazelcast, whose synchronous listeners can
+   * leave a write waiting for a completion that never comes): no Created event can be expected
+   * before a write returns, so a write through the guarded cache ends visible whenever the key is
+   * in the cache after it. Call before the cache is handed out.
+   */
+  public void asynchronousEvents() {
+    this.asynchronousEvents = true;
+  }
+
+  /** Runs {@code closer} when the guarded cache is closed. */
+  public void onClose(Runnable closer) {
+    this.closer = closer;
+  }
+
+  /** The guarded cache was closed: releases what {@link #onClose} registered. */
+  public void close() {
+    Runnable own = closer;
+    closer = null;
+    if (own != null) {
+      try {
+        own.run();
+      } catch (RuntimeException e) {
+        LOGGER.log(Level.DEBUG, "Cuckoo guard '" + guard.name() + "': releasing its listener failed", e);
+      }
+    }
   }
 
   /** Whether removals are followed ({@link #followRemovals}). */
@@ -186,6 +232,17 @@ public final class CacheGuard<K> {
     try {
       if (created) {
         enter.visible();
+        return;
+      }
+      if (asynchronousEvents) {
+        // The event of this write may come after the call returned: the write's own enter is the
+        // key's copy if the key is there now (a spare copy if it was there before). If it is not
+        // there now, it needs no copy; a later creation has its own enter or event.
+        if (present.getAsBoolean()) {
+          enter.visible();
+        } else {
+          enter.abort();
+        }
         return;
       }
       enter.abort();

@@ -35,8 +35,16 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
    * filter.
    */
   public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheGuard<K> guard) {
+    return configuration(guard, true);
+  }
+
+  /**
+   * The listener configuration to register for {@code guard}: no old values, no filter,
+   * synchronous or not.
+   */
+  public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheGuard<K> guard, boolean synchronous) {
     return new MutableCacheEntryListenerConfiguration<>(
-        new ListenerFactory<>(new GuardListener<K, V>(guard)), null, false, true);
+        new ListenerFactory<>(new GuardListener<K, V>(guard)), null, false, synchronous);
   }
 
   /**

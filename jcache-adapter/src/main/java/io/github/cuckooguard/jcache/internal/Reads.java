@@ -39,6 +39,7 @@ public final class Reads<K, V> {
     }
     boolean guarded = context.guardAnswersReads();
     if (context.skip(guarded, key)) {
+      context.countMisses(1);
       return null;
     }
     V value = cache.get(key);
@@ -64,6 +65,7 @@ public final class Reads<K, V> {
         maybe.add(key);
       }
     }
+    context.countMisses(keys.size() - maybe.size());
     if (maybe.isEmpty()) {
       return new HashMap<>();
     }
@@ -79,7 +81,9 @@ public final class Reads<K, V> {
   public boolean containsKey(K key) {
     context.requireOpen();
     Objects.requireNonNull(key, "key");
-    boolean guarded = !context.statisticsEnabled();
+    // containsKey counts neither hits nor misses (JSR-107 statistics): the guard answers it also
+    // while statistics are on
+    boolean guarded = true;
     if (context.skip(guarded, key)) {
       return false;
     }
