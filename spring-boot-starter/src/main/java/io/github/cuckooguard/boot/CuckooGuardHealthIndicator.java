@@ -34,9 +34,10 @@ public final class CuckooGuardHealthIndicator extends AbstractHealthIndicator {
       detail.put("rebuilding", stats.rebuilding());
       detail.put("size", stats.size());
       detail.put("loadFactor", stats.loadFactor());
+      detail.put("rebuildFailures", stats.rebuildFailures());
       Throwable failure = stats.lastRebuildFailure();
       if (failure != null) {
-        detail.put("reason", "last rebuild failed: " + failure);
+        detail.put("reason", "last rebuild failed (pass-through until a rebuild succeeds): " + failure);
         degraded = true;
       } else if (stats.passThrough()) {
         detail.put("reason", stats.rebuilding()

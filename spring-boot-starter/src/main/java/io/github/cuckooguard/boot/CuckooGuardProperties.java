@@ -31,6 +31,15 @@ public class CuckooGuardProperties {
    */
   private Map<String, String> hibernate = new LinkedHashMap<>();
 
+  /**
+   * Settings of the guards declared with {@code @CuckooGuarded(name = …)}, by guard name:
+   * {@code cuckooguard.guards.<name>.<setting>} with the settings expected-insertions, fpp,
+   * fingerprint-bits, expansion, seed, rebuild-load-threshold, fpp-drift-factor. They override the
+   * annotation's expectedInsertions and fpp. A name no {@code @CuckooGuarded} declares, or an unknown
+   * setting, fails the start.
+   */
+  private Map<String, Map<String, String>> guards = new LinkedHashMap<>();
+
   /** Settings of the Micrometer meters. */
   private final Metrics metrics = new Metrics();
 
@@ -52,6 +61,16 @@ public class CuckooGuardProperties {
   /** Sets {@link #getHibernate()}. */
   public void setHibernate(Map<String, String> hibernate) {
     this.hibernate = hibernate;
+  }
+
+  /** The settings of the declared guards, by guard name; setting names as written. */
+  public Map<String, Map<String, String>> getGuards() {
+    return guards;
+  }
+
+  /** Sets {@link #getGuards()}. */
+  public void setGuards(Map<String, Map<String, String>> guards) {
+    this.guards = guards;
   }
 
   /** The metrics settings. */

@@ -29,11 +29,14 @@ class HealthAndEndpointTest {
   @Autowired CuckooGuardHealthIndicator health;
   @Autowired CuckooGuardEndpoint endpoint;
   @Autowired EntityManagerFactory entityManagerFactory;
+  @Autowired GuardCatalog catalog;
 
   @Test
   void markStaleThroughTheEndpointTurnsTheHealthOutOfService() throws InterruptedException {
     SessionFactory sessionFactory = entityManagerFactory.unwrap(SessionFactory.class);
     assertThat(HibernateCuckooGuards.of(sessionFactory).awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+    GuardView books = catalog.guard("books");
+    Awaits.until("warm-up of books", Duration.ofSeconds(60), () -> !books.stats().passThrough());
     Health up = health.health(true);
     assertThat(up.getStatus()).isEqualTo(Status.UP);
     assertThat(up.getDetails()).containsKeys("Customer", "tokens");
