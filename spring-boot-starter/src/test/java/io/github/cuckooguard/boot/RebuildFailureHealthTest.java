@@ -14,9 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.health.contributor.Health;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 
@@ -36,7 +35,7 @@ class RebuildFailureHealthTest {
   @Autowired @Qualifier("books") CuckooGuard<Object> guard;
   @Autowired JdbcTemplate jdbc;
   @Autowired MeterRegistry registry;
-  @Autowired CuckooGuardHealthIndicator health;
+  @Autowired ApplicationContext context;
   @Autowired CuckooGuardEndpoint endpoint;
 
   @Test
@@ -55,10 +54,10 @@ class RebuildFailureHealthTest {
     assertThat(registry.get("cuckooguard.rebuild.failed").tags("guard", "books").gauge().value()).isEqualTo(1);
     assertThat(guard.isPassThrough()).as("a failed rebuild leaves the guard pass-through").isTrue();
     assertThat(endpoint.guard("books")).containsEntry("rebuildFailures", 1L);
-    Health degraded = health.health(true);
-    assertThat(degraded.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+    HealthProbe.Reading degraded = HealthProbe.read(context);
+    assertThat(degraded.status()).isEqualTo("OUT_OF_SERVICE");
     @SuppressWarnings("unchecked")
-    Map<String, Object> detail = (Map<String, Object>) degraded.getDetails().get("books");
+    Map<String, Object> detail = (Map<String, Object>) degraded.details().get("books");
     assertThat((String) detail.get("reason")).startsWith("last rebuild failed").contains("select id from book");
     assertThat(detail).containsEntry("rebuildFailures", 1L);
 
@@ -70,7 +69,7 @@ class RebuildFailureHealthTest {
     assertThat(guard.stats().rebuildFailures()).as("a success does not reset the count").isEqualTo(1);
     assertThat(registry.get("cuckooguard.rebuilds").tags("guard", "books", "result", "success")
         .functionCounter().count()).isGreaterThanOrEqualTo(2);
-    assertThat(((Map<?, ?>) health.health(true).getDetails().get("books")).get("reason")).isNull();
+    assertThat(((Map<?, ?>) HealthProbe.read(context).details().get("books")).get("reason")).isNull();
   }
 
   private double failureCounter() {
