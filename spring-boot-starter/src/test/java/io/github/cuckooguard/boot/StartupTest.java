@@ -111,6 +111,17 @@ class StartupTest {
   }
 
   @Test
+  void misspelledCacheSettingFailsTheStartWithTheAcceptedNames(CapturedOutput output) {
+    assertThatThrownBy(() -> run(io.github.cuckooguard.boot.cacheapp.CacheApp.class, "spring.config.name=cacheapp", "spring.cache.type=caffeine",
+        "spring.cache.caffeine.spec=maximumSize=100", "cuckooguard.cache.pages.fpq=0.01").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown setting cuckooguard.cache.pages.fpq=0.01")
+        .contains("funnel").contains("expected-insertions");
+  }
+
+  @Test
   void enabledFalseLeavesTheGuardsOff() {
     try (ConfigurableApplicationContext context = run(GuardedApp.class, "cuckooguard.enabled=false")) {
       assertThat(context.containsBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME)).isFalse();
