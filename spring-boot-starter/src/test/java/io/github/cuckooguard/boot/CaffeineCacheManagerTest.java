@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
+import org.springframework.cache.interceptor.SimpleKey;
 
 /**
  * Spring's CaffeineCacheManager made by Boot ({@code spring.cache.type=caffeine}): the caches named
@@ -46,6 +47,18 @@ class CaffeineCacheManagerTest {
         .startsWith("io.github.cuckooguard.caffeine");
     assertThat(cacheManager.getCache("plain").getNativeCache().getClass().getName())
         .as("a cache without settings stays plain").startsWith("com.github.benmanes.caffeine");
+  }
+
+  @Test
+  void compositeKeysEqualButNotIdenticalAreFound() {
+    Cache cache = cacheManager.getCache("exact");
+    for (int i = 0; i < 200; i++) {
+      cache.put(new SimpleKey("order", i), "v" + i);
+    }
+    for (int i = 0; i < 200; i++) {
+      assertThat(cache.get(new SimpleKey("order", i))).as("a new SimpleKey equal to the written one, %d", i)
+          .isNotNull();
+    }
   }
 
   @Test
