@@ -122,6 +122,7 @@ public final class CuckooGuard<K> {
   private volatile long driftBaseMisses;
   private volatile long driftBaseFalsePositives;
   private final AtomicLong rebuilds = new AtomicLong();
+  private final AtomicLong rebuildFailures = new AtomicLong();
   private volatile Duration lastRebuildDuration = Duration.ZERO;
   private volatile @Nullable Throwable lastRebuildFailure;
 
@@ -388,6 +389,7 @@ public final class CuckooGuard<K> {
       Throwable cause = r != null && r.failure() != null ? r.failure() : t;
       state.abandon(r, cause);
       lastRebuildFailure = cause;
+      rebuildFailures.incrementAndGet();
       listeners.failed(cause);
       throw t;
     }
@@ -405,6 +407,7 @@ public final class CuckooGuard<K> {
         + reason + ")", e);
     state.abandon(null, cause);
     lastRebuildFailure = cause;
+    rebuildFailures.incrementAndGet();
     listeners.failed(cause);
   }
 
@@ -416,7 +419,7 @@ public final class CuckooGuard<K> {
     long misses = definiteMisses.sum();
     CuckooFilter<K> current = state.current();
     return new GuardStats(lookups.sum(), misses, fp, fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),
-        current.approximateElementCount(), current.loadFactor(), state.bytes(), rebuilds.get(), lastRebuildDuration,
+        current.approximateElementCount(), current.loadFactor(), state.bytes(), rebuilds.get(), rebuildFailures.get(), lastRebuildDuration,
         lastRebuildFailure, state.isPassThrough(),
         state.rebuilding() != null || (scheduler != null && scheduler.isPending()));
   }

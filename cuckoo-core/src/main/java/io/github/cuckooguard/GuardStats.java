@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param sizeInBytes bytes of fingerprint storage in use, including the filter being built while
  *     a rebuild runs
  * @param rebuilds rebuilds that completed and swapped in their filter
+ * @param rebuildFailures rebuilds that failed (the key source threw, the executor rejected the
+ *     rebuild, or the scan was abandoned); each left the guard pass-through
  * @param lastRebuildDuration how long the last successful rebuild took, {@link Duration#ZERO}
  *     before the first
  * @param lastRebuildFailure why the most recent rebuild failed, or null if it succeeded or none
@@ -37,6 +39,7 @@ public record GuardStats(
     double loadFactor,
     long sizeInBytes,
     long rebuilds,
+    long rebuildFailures,
     Duration lastRebuildDuration,
     @Nullable Throwable lastRebuildFailure,
     boolean passThrough,

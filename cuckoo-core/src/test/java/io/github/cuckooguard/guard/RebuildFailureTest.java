@@ -55,6 +55,7 @@ class RebuildFailureTest {
     GuardStats failed = guard.stats();
     assertThat(failed.lastRebuildFailure()).isSameAs(boom);
     assertThat(failed.rebuilds()).isZero();
+    assertThat(failed.rebuildFailures()).isEqualTo(1);
     assertThat(failed.size()).as("the old filter stays").isEqualTo(100);
     assertThat(failed.rebuilding()).isFalse();
 
@@ -64,6 +65,8 @@ class RebuildFailureTest {
 
     assertThat(guard.isPassThrough()).isFalse();
     assertThat(guard.stats().lastRebuildFailure()).isNull();
+    assertThat(guard.stats().rebuildFailures()).as("a success does not reset the count").isEqualTo(1);
+    assertThat(guard.stats().rebuilds()).isEqualTo(1);
     assertThat(guard.stats().size()).isEqualTo(110);
     for (long k = 0; k < 110; k++) {
       assertThat(guard.mightContain(k)).isTrue();
@@ -140,6 +143,7 @@ class RebuildFailureTest {
     assertThat(listener.failures).singleElement().isInstanceOf(RejectedExecutionException.class);
     assertThat(guard.isPassThrough()).isTrue();
     assertThat(guard.stats().lastRebuildFailure()).hasMessageContaining("rejected");
+    assertThat(guard.stats().rebuildFailures()).isEqualTo(1);
     assertThat(guard.stats().rebuilding()).isFalse();
   }
 

@@ -2,9 +2,11 @@ package io.github.cuckooguard.boot;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spring.EnableCuckooGuard;
+import io.github.cuckooguard.spring.internal.GuardSettingsProvider;
 import io.github.cuckooguard.spring.internal.ProxyCuckooGuardConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -31,6 +33,14 @@ public class CuckooGuardAutoConfiguration {
   @ConditionalOnMissingBean
   public GuardCatalog cuckooGuardCatalog(ListableBeanFactory beanFactory) {
     return new GuardCatalog(beanFactory);
+  }
+
+  /** The {@code cuckooguard.guards.<name>.*} settings of the declared guards, checked at once. */
+  @Bean
+  @ConditionalOnMissingBean(GuardSettingsProvider.class)
+  static GuardSettingsProvider cuckooGuardEnvironmentSettings(
+      CuckooGuardProperties properties, ConfigurableListableBeanFactory beanFactory) {
+    return new EnvironmentGuardSettings(properties, beanFactory);
   }
 
   /**

@@ -76,6 +76,7 @@ public class CuckooGuardEndpoint {
     d.put("loadFactor", s.loadFactor());
     d.put("sizeInBytes", s.sizeInBytes());
     d.put("rebuilds", s.rebuilds());
+    d.put("rebuildFailures", s.rebuildFailures());
     d.put("lastRebuildDuration", s.lastRebuildDuration().toString());
     d.put("lastRebuildFailure", s.lastRebuildFailure() == null ? null : s.lastRebuildFailure().toString());
     d.put("passThrough", s.passThrough());

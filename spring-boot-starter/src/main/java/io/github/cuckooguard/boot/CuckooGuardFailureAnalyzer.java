@@ -1,5 +1,6 @@
 package io.github.cuckooguard.boot;
 
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -15,6 +16,8 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
 
   private static final String PACKAGE = "io.github.cuckooguard.";
+  /** A setting's name in a message: cuckooguard.… or hibernate.cuckoo.…, not a class name. */
+  private static final Pattern SETTING = Pattern.compile("(?<![\\w.])(cuckooguard|hibernate\\.cuckoo)\\.[a-z]");
 
   @Override
   public @Nullable FailureAnalysis analyze(Throwable failure) {
@@ -61,7 +64,7 @@ public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
           + "key expression, e.g. key = \"#date.toEpochDay()\".";
     }
     if (cause instanceof CuckooGuardPropertyException || message.contains("unknown setting")
-        || message.contains("cuckoo")) {
+        || SETTING.matcher(message).find()) {
       return "Correct the setting named above in application.properties/application.yml (cuckooguard.* or "
           + "spring.jpa.properties.hibernate.cuckoo.*), using one of the accepted names and a value in range.";
     }

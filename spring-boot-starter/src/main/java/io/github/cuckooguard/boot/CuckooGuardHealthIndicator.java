@@ -1,17 +1,13 @@
 package io.github.cuckooguard.boot;
 
-import io.github.cuckooguard.GuardStats;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 /**
- * Health of the guards: {@code UP} while every guard filters; {@code OUT_OF_SERVICE} while any
- * guard is pass-through (stale, warming up, or after a failed rebuild: lookups still answer
- * correctly, but every one reaches the store) or its last rebuild failed. The details name each
- * guard's state and, when degraded, the reason. Thread-safe.
+ * Health of the guards ({@link GuardHealth}): {@code UP} while every guard filters; {@code
+ * OUT_OF_SERVICE} while any guard is pass-through or its last rebuild failed, with the reason in
+ * the guard's details. Thread-safe.
  */
 public final class CuckooGuardHealthIndicator extends AbstractHealthIndicator {
 
@@ -25,27 +21,8 @@ public final class CuckooGuardHealthIndicator extends AbstractHealthIndicator {
 
   @Override
   protected void doHealthCheck(Health.Builder builder) {
-    boolean degraded = false;
-    for (GuardView guard : catalog.guards().values()) {
-      GuardStats stats = guard.stats();
-      Map<String, Object> detail = new LinkedHashMap<>();
-      detail.put("kind", guard.kind().name().toLowerCase(java.util.Locale.ROOT));
-      detail.put("passThrough", stats.passThrough());
-      detail.put("rebuilding", stats.rebuilding());
-      detail.put("size", stats.size());
-      detail.put("loadFactor", stats.loadFactor());
-      Throwable failure = stats.lastRebuildFailure();
-      if (failure != null) {
-        detail.put("reason", "last rebuild failed: " + failure);
-        degraded = true;
-      } else if (stats.passThrough()) {
-        detail.put("reason", stats.rebuilding()
-            ? "pass-through while a rebuild runs (every lookup reaches the store)"
-            : "pass-through (every lookup reaches the store) until the next rebuild");
-        degraded = true;
-      }
-      builder.withDetail(guard.name(), detail);
-    }
-    builder.status(degraded ? Status.OUT_OF_SERVICE : Status.UP);
+    GuardHealth health = GuardHealth.of(catalog);
+    health.details().forEach(builder::withDetail);
+    builder.status(health.degraded() ? Status.OUT_OF_SERVICE : Status.UP);
   }
 }

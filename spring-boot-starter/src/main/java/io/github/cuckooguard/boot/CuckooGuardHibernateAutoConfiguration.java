@@ -40,6 +40,11 @@ public class CuckooGuardHibernateAutoConfiguration {
       for (Map.Entry<String, String> e : properties.getHibernate().entrySet()) {
         hibernateProperties.put(CuckooGuardSettings.PREFIX + e.getKey(), e.getValue());
       }
+      if (Boolean.getBoolean(AotProcessingEnvironment.AOT_PROCESSING)) {
+        // No guard in a factory built during AOT processing (see AotProcessingEnvironment); the
+        // generated code builds the real factory at run time, when this flag is unset.
+        hibernateProperties.put(CuckooGuardSettings.ENABLED, "false");
+      }
       try {
         GuardSpec.parse(hibernateProperties, CuckooGuardSettings.PREFIX, ADAPTER_NAMES);
       } catch (IllegalArgumentException ex) {

@@ -15,7 +15,10 @@ import org.springframework.context.annotation.Bean;
  * Requires Micrometer; off with {@code cuckooguard.metrics.enabled=false}.
  */
 @AutoConfiguration(after = CuckooGuardAutoConfiguration.class,
-    afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+    afterName = {
+        // Boot 4, then Boot 3: the class moved
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(GuardCatalog.class)
 @ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX + ".metrics", name = "enabled", matchIfMissing = true)

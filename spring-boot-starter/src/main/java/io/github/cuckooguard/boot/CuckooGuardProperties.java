@@ -31,6 +31,26 @@ public class CuckooGuardProperties {
    */
   private Map<String, String> hibernate = new LinkedHashMap<>();
 
+  /**
+   * Settings of the guards declared with {@code @CuckooGuarded(name = …)}, by guard name:
+   * {@code cuckooguard.guards.<name>.<setting>} with the settings expected-insertions, fpp,
+   * fingerprint-bits, expansion, seed, rebuild-load-threshold, fpp-drift-factor. They override the
+   * annotation's expectedInsertions and fpp. A name no {@code @CuckooGuarded} declares, or an unknown
+   * setting, fails the start.
+   */
+  private Map<String, Map<String, String>> guards = new LinkedHashMap<>();
+
+  /**
+   * Settings of guarded caches, by cache name: {@code cuckooguard.cache.<name>.<setting>} with the
+   * guard settings (expected-insertions, fpp, fingerprint-bits, expansion, seed,
+   * rebuild-load-threshold, fpp-drift-factor) and funnel (the class name of a Funnel for the keys).
+   * For JCache (jcache-adapter's GuardedCachingProvider as {@code spring.cache.jcache.provider})
+   * they are passed to the cache manager; for Spring's {@code CaffeineCacheManager} each cache named
+   * here is built as a guarded Caffeine cache (from {@code spring.cache.caffeine.spec}). An unknown
+   * setting fails the start.
+   */
+  private Map<String, Map<String, String>> cache = new LinkedHashMap<>();
+
   /** Settings of the Micrometer meters. */
   private final Metrics metrics = new Metrics();
 
@@ -52,6 +72,26 @@ public class CuckooGuardProperties {
   /** Sets {@link #getHibernate()}. */
   public void setHibernate(Map<String, String> hibernate) {
     this.hibernate = hibernate;
+  }
+
+  /** The settings of the declared guards, by guard name; setting names as written. */
+  public Map<String, Map<String, String>> getGuards() {
+    return guards;
+  }
+
+  /** Sets {@link #getGuards()}. */
+  public void setGuards(Map<String, Map<String, String>> guards) {
+    this.guards = guards;
+  }
+
+  /** The settings of guarded caches, by cache name; setting names as written. */
+  public Map<String, Map<String, String>> getCache() {
+    return cache;
+  }
+
+  /** Sets {@link #getCache()}. */
+  public void setCache(Map<String, Map<String, String>> cache) {
+    this.cache = cache;
   }
 
   /** The metrics settings. */

@@ -9,6 +9,11 @@ public class CuckooGuardPropertyException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
 
+  /** An exception with {@code message}. */
+  public CuckooGuardPropertyException(String message) {
+    super(message);
+  }
+
   /** An exception with {@code message}, caused by {@code cause}. */
   public CuckooGuardPropertyException(String message, Throwable cause) {
     super(message, cause);

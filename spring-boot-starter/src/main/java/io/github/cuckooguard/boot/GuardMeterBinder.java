@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
  *       configured fpp is known, i.e. for guard beans)
  *   <li>{@code cuckooguard.load}: gauge, share of slots in use
  *   <li>{@code cuckooguard.size}: gauge, fingerprints held; {@code cuckooguard.size.bytes}: gauge
- *   <li>{@code cuckooguard.rebuilds}: function counter of completed rebuilds; {@code
- *       cuckooguard.rebuild.last.duration}: time gauge; {@code cuckooguard.rebuild.failed}: gauge 1
- *       while the last rebuild failed, else 0
+ *   <li>{@code cuckooguard.rebuilds{result=success|failure}}: function counters of completed and
+ *       of failed rebuilds; {@code cuckooguard.rebuild.last.duration}: time gauge; {@code
+ *       cuckooguard.rebuild.failed}: gauge 1 while the last rebuild failed, else 0
  *   <li>{@code cuckooguard.pass.through}: gauge 1 while every lookup answers "might contain"
  * </ul>
  *
@@ -73,7 +73,12 @@ public final class GuardMeterBinder implements MeterBinder {
     Gauge.builder("cuckooguard.size.bytes", g, v -> v.stats().sizeInBytes())
         .tags(tags).baseUnit("bytes").description("Bytes of fingerprint storage in use").register(registry);
     FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuilds())
-        .tags(tags).description("Rebuilds that completed and swapped in their filter").register(registry);
+        .tags(tags).tag("result", "success")
+        .description("Rebuilds that completed and swapped in their filter").register(registry);
+    FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuildFailures())
+        .tags(tags).tag("result", "failure")
+        .description("Rebuilds that failed (the key source threw, or the executor rejected the rebuild)")
+        .register(registry);
     TimeGauge.builder("cuckooguard.rebuild.last.duration", g, TimeUnit.NANOSECONDS,
             v -> v.stats().lastRebuildDuration().toNanos())
         .tags(tags).description("Duration of the last successful rebuild").register(registry);

@@ -3,29 +3,56 @@ package io.github.cuckooguard.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.boot.app.GuardedApp;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplicationAotProcessor;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.aot.AbstractAotProcessor;
 
 /**
- * Issue 15: Spring AOT processing (what {@code spring-boot:process-aot} and a native build run) of
- * a Boot application with the starter and an entity guard succeeds; before, it failed with
- * "instance supplier is not supported" for 'io.github.cuckooguard.spring.internalEntityGuards'.
+ * Spring AOT processing (what {@code spring-boot:process-aot} and a native build run) of a Boot
+ * application with the starter, an entity guard and a guard declared with {@code
+ * @CuckooGuarded(name = "books")} succeeds, writes the declared guard as code, and builds no
+ * guard: no key scan, no warm-up, no WARN.
  */
+@ExtendWith(OutputCaptureExtension.class)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
 class AotProcessingTest {
 
   @Test
-  void aotProcessingOfAnApplicationWithAnEntityGuardSucceeds(@TempDir Path out) throws Exception {
+  void aotProcessingWritesTheGuardsAsCodeAndStartsNoWarmUp(@TempDir Path out, CapturedOutput output)
+      throws Exception {
     AbstractAotProcessor.Settings settings = AbstractAotProcessor.Settings.builder()
         .sourceOutput(out.resolve("sources")).resourceOutput(out.resolve("resources"))
         .classOutput(out.resolve("classes")).groupId("io.github.cuckooguard").artifactId("aot-sample").build();
     new SpringApplicationAotProcessor(GuardedApp.class, settings, new String[0]).process();
+
+    List<Path> sources;
     try (Stream<Path> files = Files.walk(out.resolve("sources"))) {
-      assertThat(files.map(Path::toString)).anyMatch(p -> p.endsWith("GuardedApp__BeanFactoryRegistrations.java"));
+      sources = files.filter(p -> p.toString().endsWith(".java")).collect(Collectors.toList());
     }
+    assertThat(sources).anyMatch(p -> p.endsWith("GuardedApp__BeanFactoryRegistrations.java"));
+    StringBuilder code = new StringBuilder();
+    for (Path p : sources) {
+      code.append(Files.readString(p, StandardCharsets.UTF_8));
+    }
+    assertThat(code).as("the declared guard 'books' is registered by generated code")
+        .contains("DeclaredGuardFactoryBean").contains("\"books\"").contains("\"bookKeys\"");
+
+    String log = output.getOut() + output.getErr();
+    assertThat(log).as("no warm-up or scan during AOT processing").doesNotContain("warm-up")
+        .doesNotContain("Warm-up").doesNotContain("scan");
+    assertThat(log.lines().filter(l -> l.startsWith("WARN") || l.startsWith("ERROR")))
+        .as("nothing logged at WARN or ERROR during AOT processing").isEmpty();
   }
 }

@@ -50,7 +50,7 @@ class StarterTest {
   void theStarterAloneTurnsTheGuardsOn() {
     assertThat(GuardedApp.class.getAnnotation(io.github.cuckooguard.spring.EnableCuckooGuard.class)).isNull();
     assertThat(context.containsBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME)).isTrue();
-    assertThat(catalog.guards()).containsKeys("Customer", "tokens");
+    assertThat(catalog.guards()).containsKeys("Customer", "tokens", "books");
     assertThat(catalog.guard("Customer").kind()).isEqualTo(GuardView.Kind.ENTITY);
     assertThat(catalog.guard("tokens").kind()).isEqualTo(GuardView.Kind.BEAN);
   }
@@ -77,7 +77,7 @@ class StarterTest {
         .functionCounter().count()).isGreaterThanOrEqualTo(0);
     assertThat(registry.get("cuckooguard.pass.through").tags("guard", "Customer").gauge().value()).isZero();
     assertThat(registry.get("cuckooguard.size.bytes").tags("guard", "Customer").gauge().value()).isPositive();
-    assertThat(registry.get("cuckooguard.rebuilds").tags("guard", "Customer").functionCounter().count())
+    assertThat(registry.get("cuckooguard.rebuilds").tags("guard", "Customer", "result", "success").functionCounter().count())
         .as("the warm-up is a rebuild").isGreaterThanOrEqualTo(1);
     assertThat(registry.get("cuckooguard.fpp").tags("guard", "tokens", "estimate", "expected").gauge().value())
         .isEqualTo(0.01);

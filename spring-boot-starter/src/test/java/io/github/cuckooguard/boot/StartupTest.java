@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.github.cuckooguard.boot.app.GuardedApp;
 import io.github.cuckooguard.boot.badapp.UnfollowedWriteApp;
 import io.github.cuckooguard.spring.internal.ProxyCuckooGuardConfiguration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -20,6 +22,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code cuckooguard.enabled=false}, and the open-in-view warning.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 class StartupTest {
 
   /** Runs {@code app} with {@code properties} as command-line arguments (they beat application.properties). */
@@ -68,6 +71,54 @@ class StartupTest {
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START").contains("cuckooguard.expected-entries");
+  }
+
+  @Test
+  void misspelledSettingOfANamedGuardFailsTheStartWithTheAcceptedNames(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.books.fpq=0.01").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown setting cuckooguard.guards.books.fpq=0.01")
+        .contains("fpp").contains("expected-insertions").contains("rebuild-load-threshold")
+        .contains("Correct the setting named above");
+  }
+
+  @Test
+  void badValueOfANamedGuardFailsTheStart(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.books.fpp=1.5").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START").contains("cuckooguard.guards.books.fpp");
+  }
+
+  @Test
+  void settingsForAGuardNoAnnotationDeclaresFailTheStart(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.bookz.fpp=0.01").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown guard in cuckooguard.guards.bookz.")
+        .contains("the declared guards are [books]");
+  }
+
+  @Test
+  void settingsForAGuardBeanOfTheApplicationFailTheStart(CapturedOutput output) {
+    assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.tokens.fpp=0.01").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START").contains("'tokens' is a bean the application defines itself");
+  }
+
+  @Test
+  void misspelledCacheSettingFailsTheStartWithTheAcceptedNames(CapturedOutput output) {
+    assertThatThrownBy(() -> run(io.github.cuckooguard.boot.cacheapp.CacheApp.class, "spring.config.name=cacheapp", "spring.cache.type=caffeine",
+        "spring.cache.caffeine.spec=maximumSize=100", "cuckooguard.cache.pages.fpq=0.01").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown setting cuckooguard.cache.pages.fpq=0.01")
+        .contains("funnel").contains("expected-insertions");
   }
 
   @Test

@@ -90,20 +90,12 @@ public final class GuardBeanRegistrar
         }
         continue;
       }
-      registry.registerBeanDefinition(guard.name(), GuardFactory.definition(guard, requireBeanFactory()));
+      registry.registerBeanDefinition(guard.name(), GuardFactory.definition(guard));
     }
   }
 
   @Override
   public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {}
-
-  private BeanFactory requireBeanFactory() {
-    BeanFactory factory = beanFactory;
-    if (factory == null) {
-      throw new IllegalStateException("GuardBeanRegistrar used outside a bean factory");
-    }
-    return factory;
-  }
 
   private static boolean isBean(BeanDefinitionRegistry registry, String name) {
     return registry.containsBeanDefinition(name) || registry.isAlias(name)

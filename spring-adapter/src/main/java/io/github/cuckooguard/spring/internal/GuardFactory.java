@@ -5,7 +5,13 @@ import io.github.cuckooguard.GuardSpec;
 import io.github.cuckooguard.KeySource;
 import io.github.cuckooguard.spring.CuckooGuarded;
 import org.jspecify.annotations.Nullable;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.config.ConstructorArgumentValues;
 import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.core.ResolvableType;
@@ -13,7 +19,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /**
  * Builds the guard of a {@link GuardDeclaration}: its bean definition, and the guard itself when
- * the bean is created.
+ * its {@link DeclaredGuardFactoryBean} is asked for it.
  *
  * <p>A guard with a key source starts in pass-through ({@code markStale}), so it answers "might
  * contain" for every key, also to code that uses the bean directly; its first rebuild (the
@@ -25,19 +31,33 @@ final class GuardFactory {
 
   private GuardFactory() {}
 
-  /** The bean definition of the guard: {@code CuckooGuard<Object>}, created by {@link #create}. */
-  static AbstractBeanDefinition definition(GuardDeclaration guard, BeanFactory beanFactory) {
+  /**
+   * The bean definition of the guard: a {@link DeclaredGuardFactoryBean} of {@code
+   * CuckooGuard<Object>} whose constructor arguments hold the declaration (AOT can write them as
+   * code). The key source is checked here, so that a guard without one fails the start.
+   */
+  static AbstractBeanDefinition definition(GuardDeclaration guard) {
     KeyScan scan = guard.keyScan();
-    RootBeanDefinition definition = new RootBeanDefinition(CuckooGuard.class);
-    definition.setTargetType(ResolvableType.forClassWithGenerics(CuckooGuard.class, Object.class));
-    definition.setInstanceSupplier(() -> create(guard, scan, beanFactory));
+    RootBeanDefinition definition = new RootBeanDefinition(DeclaredGuardFactoryBean.class);
+    ResolvableType guardType = ResolvableType.forClassWithGenerics(CuckooGuard.class, Object.class);
+    definition.setTargetType(guardType);
+    definition.setAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE, guardType);
+    ConstructorArgumentValues args = definition.getConstructorArgumentValues();
+    KeyScan.OfMethod method = scan instanceof KeyScan.OfMethod m ? m : null;
+    Object[] values = {guard.name(), guard.declaredBy(), guard.expectedInsertions(), guard.fpp(), guard.specBean(),
+        scan instanceof KeyScan.OfBean bean ? bean.beanName() : "", guard.startsEmpty(),
+        method != null ? method.beanName() : "", method != null ? method.method().getDeclaringClass() : void.class,
+        method != null ? method.method().getName() : ""};
+    for (int i = 0; i < values.length; i++) {
+      args.addIndexedArgumentValue(i, values[i]);
+    }
     definition.setAttribute(GuardRegistry.CANONICAL_KEYS_ATTRIBUTE, Boolean.TRUE);
     definition.setDescription("Cuckoo guard '" + guard.name() + "' declared by @CuckooGuarded on "
         + guard.declaredBy());
     return definition;
   }
 
-  private static CuckooGuard<Object> create(GuardDeclaration guard, @Nullable KeyScan scan, BeanFactory beanFactory) {
+  static CuckooGuard<Object> create(DeclaredGuardFactoryBean guard, @Nullable KeyScan scan, BeanFactory beanFactory) {
     CuckooGuard.Builder<Object> builder = CuckooGuard.newBuilder(CanonicalKeyFunnel.INSTANCE).name(guard.name())
         .spec(spec(guard, beanFactory));
     if (scan == null) {
@@ -60,13 +80,21 @@ final class GuardFactory {
 
   /**
    * The settings of the guard: the {@code GuardSpec} bean named by {@code spec}, or the
-   * annotation's {@code expectedInsertions} and {@code fpp} (each unset one keeps the default of
+   * annotation's {@code expectedInsertions} and {@code fpp}, overridden setting by setting by a
+   * {@link GuardSettingsProvider} bean if there is one (each unset one keeps the default of
    * {@link GuardSpec}).
    */
-  private static GuardSpec spec(GuardDeclaration guard, BeanFactory beanFactory) {
+  private static GuardSpec spec(DeclaredGuardFactoryBean guard, BeanFactory beanFactory) {
     String what = "@CuckooGuarded(name = \"" + guard.name() + "\") on " + guard.declaredBy();
+    GuardSettingsProvider provider = beanFactory.getBeanProvider(GuardSettingsProvider.class).getIfAvailable();
+    Map<String, String> external = provider != null ? provider.settings(guard.name()) : Map.of();
     if (!guard.specBean().isEmpty()) {
       String name = guard.specBean();
+      if (!external.isEmpty() && provider != null) {
+        throw new IllegalStateException(what + ": spec = \"" + name + "\" holds every setting of the guard, "
+            + "and " + provider.describe(guard.name()) + " sets " + external.keySet() + " as well. Set them in "
+            + "one place: in the GuardSpec bean, or drop spec and keep the properties.");
+      }
       if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, GuardSpec.class)) {
         throw new IllegalStateException(what + ": spec = \"" + name + "\" is not the name of a GuardSpec bean"
             + (beanFactory.containsBean(name) ? " (it is a " + beanFactory.getType(name) + ")" : " (there is no such bean)")
@@ -74,21 +102,25 @@ final class GuardFactory {
       }
       return beanFactory.getBean(name, GuardSpec.class);
     }
+    Map<String, Object> settings = new LinkedHashMap<>();
+    if (guard.expectedInsertions() != CuckooGuarded.UNSET) {
+      settings.put("expectedinsertions", guard.expectedInsertions());
+    }
+    if (guard.fpp() != CuckooGuarded.UNSET) {
+      settings.put("fpp", guard.fpp());
+    }
+    for (Map.Entry<String, String> e : external.entrySet()) {
+      settings.put(e.getKey().replace("-", "").replace("_", "").toLowerCase(Locale.ROOT), e.getValue());
+    }
     try {
-      GuardSpec.Builder spec = GuardSpec.newBuilder();
-      if (guard.expectedInsertions() != CuckooGuarded.UNSET) {
-        spec.expectedInsertions(guard.expectedInsertions());
-      }
-      if (guard.fpp() != CuckooGuarded.UNSET) {
-        spec.fpp(guard.fpp());
-      }
-      return spec.build();
+      return GuardSpec.parse(settings, "", Set.of());
     } catch (IllegalArgumentException | IllegalStateException ex) {
-      throw new IllegalStateException(what + ": " + ex.getMessage(), ex);
+      String source = provider != null && !external.isEmpty() ? " (with " + provider.describe(guard.name()) + ")" : "";
+      throw new IllegalStateException(what + source + ": " + ex.getMessage(), ex);
     }
   }
 
-  private static void checkKeySourceBean(GuardDeclaration guard, String name, BeanFactory beanFactory) {
+  private static void checkKeySourceBean(DeclaredGuardFactoryBean guard, String name, BeanFactory beanFactory) {
     boolean exists = beanFactory.containsBean(name);
     if (!exists || !beanFactory.isTypeMatch(name, KeySource.class)) {
       throw new IllegalStateException("@CuckooGuarded(name = \"" + guard.name() + "\") on " + guard.declaredBy()

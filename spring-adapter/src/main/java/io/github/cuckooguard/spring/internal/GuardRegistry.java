@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.ResolvableType;
@@ -101,7 +102,10 @@ public final class GuardRegistry {
   private GuardHandle.KeyType keyType(String name) {
     if (beanFactory instanceof ConfigurableListableBeanFactory factory && factory.containsBeanDefinition(name)) {
       BeanDefinition definition = factory.getMergedBeanDefinition(name);
-      if (Boolean.TRUE.equals(definition.getAttribute(CANONICAL_KEYS_ATTRIBUTE))) {
+      // The attribute is lost in AOT-generated definitions; the bean class is kept.
+      if (Boolean.TRUE.equals(definition.getAttribute(CANONICAL_KEYS_ATTRIBUTE))
+          || definition instanceof AbstractBeanDefinition abd && abd.hasBeanClass()
+              && abd.getBeanClass() == DeclaredGuardFactoryBean.class) {
         return GuardHandle.KeyType.canonical();
       }
       ResolvableType type = definition.getResolvableType().as(CuckooGuard.class);

@@ -1,0 +1,19 @@
+package io.github.cuckooguard.boot;
+
+import java.util.Map;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.context.ApplicationContext;
+
+/** Reads the starter's health indicator on this Boot line (Boot 4: org.springframework.boot.health). */
+final class HealthProbe {
+
+  private HealthProbe() {}
+
+  /** A health reading: the status code and the details. */
+  record Reading(String status, Map<String, Object> details) {}
+
+  static Reading read(ApplicationContext context) {
+    Health health = context.getBean("cuckooguardHealthIndicator", CuckooGuardHealthIndicator.class).health(true);
+    return new Reading(health.getStatus().getCode(), health.getDetails());
+  }
+}
