@@ -127,6 +127,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Between a lapse (or the start) and the first fully granted JOIN round of the epoch. */
   private boolean joining = true;
   private volatile boolean closed;
+  /**
+   * Test hook: while set, this member sends no renewal round, as when its renewal thread gets no
+   * CPU (a long GC, a starved scheduler) while its readers still run. Nothing but the lease's own
+   * expiry then stops it from answering "absent".
+   */
+  volatile boolean renewalsPaused;
 
   private final ConcurrentHashMap<UUID, Peer> peers = new ConcurrentHashMap<>();
   private final Object seqLock = new Object();
@@ -549,7 +555,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void renew() throws InterruptedException {
-    if (closed) {
+    if (closed || renewalsPaused) {
       return;
     }
     long t0 = clock.getAsLong();
