@@ -1,5 +1,6 @@
 package io.github.cuckooguard.spi;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -34,6 +35,22 @@ public interface GroupEngine<K> {
    * @throws InterruptedException if interrupted while waiting
    */
   void enterBegun(long op, K key) throws InterruptedException;
+
+  /**
+   * Delivers the begins of several enters in one round trip per member ({@code ops[i]} enters
+   * {@code keys.get(i)}) and waits as {@link #enterBegun} does, for every one of them: when this
+   * returns, rule 1 holds for each key of the batch. A member that acknowledges the batch has
+   * applied all of its begins; one that does not is waited out once for the whole batch. The
+   * default delivers them one by one.
+   *
+   * @throws GroupUnavailableException if the engine cannot establish rule 1 in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  default void entersBegun(long[] ops, List<K> keys) throws InterruptedException {
+    for (int i = 0; i < ops.length; i++) {
+      enterBegun(ops[i], keys.get(i));
+    }
+  }
 
   /** Delivers the end of enter {@code op}: visible, or aborted (the remote members remove the fingerprint). */
   CompletionStage<Void> enterEnded(long op, boolean visible);

@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -241,7 +242,29 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     synchronized (seqLock) {
       entersInFlight.put(op, ++enterSeq);
     }
-    deliverBegin(GroupTask.Kind.BEGIN_ENTER, op, key);
+    deliverBegin(GroupTask.Kind.BEGIN_ENTER, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_ENTER, self, ep, op, key));
+  }
+
+  /**
+   * One BEGIN_ENTERS message per member for the whole batch. Why no key of it is reported absent:
+   * the receiver applies every begin of the batch under one hold of its read lock, in one epoch and
+   * inside its window, and acknowledges only after the last (GroupTask.call returns then); a
+   * member that does not acknowledge is revoked and waited out exactly as for a single begin, and
+   * that wait covers every key of the batch. Each op is registered for the JOIN drain before the
+   * message is sent, as a single enter's is.
+   */
+  @Override
+  public void entersBegun(long[] ops, List<K> keys) throws InterruptedException {
+    if (ops.length != keys.size()) {
+      throw new IllegalArgumentException(ops.length + " ops for " + keys.size() + " keys");
+    }
+    synchronized (seqLock) {
+      for (long op : ops) {
+        entersInFlight.put(op, ++enterSeq);
+      }
+    }
+    List<K> copy = List.copyOf(keys);
+    deliverBegin(GroupTask.Kind.BEGIN_ENTERS, ep -> new GroupTask(name, self, ep, ops, copy));
   }
 
   @Override
@@ -252,7 +275,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   @Override
   public void leaveBegun(long op, K key) throws InterruptedException {
-    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, op, key);
+    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_LEAVE, self, ep, op, key));
   }
 
   @Override
@@ -262,7 +285,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, long op, K key) throws InterruptedException {
+  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt) throws InterruptedException {
     checkOpen();
     // Before this group registered, other members' rounds got NO_GUARD from here and counted it as a
     // grant; this member has no record of them, so it would not ask them. Their leases resting on
@@ -289,7 +312,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       Member member = members.get(e.getKey());
       Future<Integer> reply = member == null ? null
-          : executor.submitToMember(new GroupTask(name, kind, self, peerEpoch, op, key), member);
+          : executor.submitToMember(taskAt.apply(peerEpoch), member);
       beginsSent.incrementAndGet();
       sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
     }
@@ -299,7 +322,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     List<Future<Integer>> strangers = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
-        strangers.add(executor.submitToMember(new GroupTask(name, kind, self, ANY_EPOCH, op, key), e.getValue()));
+        strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
         beginsSent.incrementAndGet();
       }
     }
@@ -452,6 +475,17 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       String origin = task.origin.toString();
       switch (task.kind) {
+        case BEGIN_ENTERS: {
+          if (clock.getAsLong() - acceptUntil >= 0) {
+            return GroupTask.NACK;   // outside the window: the writer may already have waited us out
+          }
+          List<K> keys = (List<K>) Objects.requireNonNull(task.key, "keys");
+          long[] ops = Objects.requireNonNull(task.ops, "ops");
+          for (int i = 0; i < ops.length; i++) {   // all of them before the ack
+            remote.enterBegun(origin, ops[i], keys.get(i));
+          }
+          return GroupTask.ACK;
+        }
         case BEGIN_ENTER:
         case BEGIN_LEAVE:
           if (clock.getAsLong() - acceptUntil >= 0) {
