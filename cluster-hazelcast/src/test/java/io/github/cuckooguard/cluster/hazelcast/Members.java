@@ -76,15 +76,24 @@ final class Members implements AutoCloseable {
 
   /** A guard named "ids" over {@code source} on {@code member}, joined to its group. */
   HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source) {
-    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action));
+    return group(member, source, LEASE);
+  }
+
+  /** The same with another lease. */
+  HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source, Duration lease) {
+    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action), lease);
     groups.add(group);
     return group;
   }
 
   static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source) {
+    return group(member, source, LEASE);
+  }
+
+  static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source, Duration lease) {
     CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
         .expectedInsertions(400_000).fpp(0.001).keySource(source).build();
-    return HazelcastGuardGroup.newBuilder(member, guard).lease(LEASE).join();
+    return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).join();
   }
 
   static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups) throws InterruptedException {
