@@ -61,7 +61,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * leaseUntil, complete. A receiver applies a BEGIN of its current epoch only while
    * now < acceptUntil, and acknowledges after applying (GroupTask.call returns afterwards).
    * acceptUntil <= t0 + lease of the last round, where t0 is read before the round's tasks are
-   * sent; leaseUntil likewise. It answers "absent" only while complete && now < leaseUntil.
+   * sent; leaseUntil likewise. It answers "absent" only while now < absentUntil, where
+   * absentUntil is one volatile field, read before the clock: the leaseUntil of a granted round
+   * while the filter is complete at that epoch, otherwise a clock reading taken when it was last
+   * written. Every value it ever holds is therefore either a lease some round really got with a
+   * complete filter (the writers' revocation waits outlast it) or a time already past for every
+   * reader that sees it (the reader reads the clock after the field). Two fields read one after
+   * the other (complete, then leaseUntil) are not enough: a reader that read complete == true
+   * before a lapse and the clock just before it, then the leaseUntil the lapse or the next JOIN
+   * wrote, saw a lease that was never held with that filter, and answered "absent" from an
+   * incomplete filter (the lapse moved an expired leaseUntil forward to "now").
    *
    * Grantor: grants a round (JOIN or RENEW) of peer P at epoch e only if P's record is at e and
    * not revoked, and records lastGrant = now (after P's t0 in real time).
@@ -116,7 +125,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final long leaseNanos;
   private final long ackTimeoutNanos;
   private final long revocationWaitNanos;
-  private final LongSupplier clock = System::nanoTime;
+  private final LongSupplier clock;
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
 
@@ -125,6 +134,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private volatile long acceptUntil;
   private volatile long leaseUntil;
   private volatile boolean complete;
+  /**
+   * Readers answer "absent" only while the clock is before this: leaseUntil while complete, else a
+   * clock reading no later than its write. Written under the write lock; read once, before the clock.
+   */
+  private volatile long absentUntil;
   /** Between a lapse (or the start) and the first fully granted JOIN round of the epoch. */
   private boolean joining = true;
   private volatile boolean closed;
@@ -154,12 +168,14 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.self = hazelcast.getCluster().getLocalMember().getUuid();
     this.leaseNanos = b.lease.toNanos();
     this.ackTimeoutNanos = b.ackTimeout.toNanos();
+    this.clock = b.clock;
     this.revocationWaitNanos = (long) (leaseNanos * (1 + 2 * b.maxClockDrift)) + TimeUnit.MILLISECONDS.toNanos(
         SAFETY_MARGIN_MILLIS);
     long now = clock.getAsLong();
     this.epoch = EPOCHS.incrementAndGet();
     this.acceptUntil = now;
     this.leaseUntil = now;
+    this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException("a guard group named '" + name + "' is already joined on member " + self
@@ -217,7 +233,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Whether this member holds a fresh lease and a complete filter, i.e. may answer "definitely absent". */
   @Override
   public boolean mayAnswerAbsent() {
-    return complete && clock.getAsLong() - leaseUntil < 0;
+    long until = absentUntil;   // first the field, then the clock: see absentUntil
+    return clock.getAsLong() - until < 0;
   }
 
   /** How often this member's lease lapsed (it then passed through until it had rejoined and rebuilt). */
@@ -630,6 +647,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       acceptUntil = t0 + leaseNanos;
       leaseUntil = t0 + leaseNanos;
+      if (complete) {
+        absentUntil = leaseUntil;   // a renewal at an epoch whose filter is complete
+      }
       if (join) {
         joining = false;
         sync = true;
@@ -649,6 +669,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       try {
         if (failure == null && ep == epoch && !closed) {
           complete = true;
+          absentUntil = leaseUntil;   // no lapse since the JOIN (same epoch): a lease of this epoch
         } else if (failure != null && ep == epoch) {
           lapseLocked("the rebuild after joining failed: " + failure);
         }
@@ -659,6 +680,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void lapseLocked(String why) {
+    absentUntil = clock.getAsLong();   // past for every reader that reads it (it reads the clock after)
     complete = false;
     epoch = EPOCHS.incrementAndGet();
     joining = true;
@@ -709,6 +731,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         return;
       }
       closed = true;
+      absentUntil = clock.getAsLong();
       complete = false;
     } finally {
       receiverLock.writeLock().unlock();
@@ -745,6 +768,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private double maxClockDrift = DEFAULT_MAX_CLOCK_DRIFT;
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
+    private LongSupplier clock = System::nanoTime;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
       this.hazelcast = hazelcast;
@@ -802,6 +826,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.maxClockDrift = drift;
       this.driftSet = true;
+      return this;
+    }
+
+    /** Test hook: the monotonic clock of this member (default {@code System::nanoTime}). */
+    Builder<K> clock(LongSupplier clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

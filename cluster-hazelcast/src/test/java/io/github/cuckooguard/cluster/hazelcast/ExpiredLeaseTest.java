@@ -4,14 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.Funnels;
 import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -97,6 +103,96 @@ class ExpiredLeaseTest {
       for (long k = 1; k <= key; k++) {
         assertThat(c.guard().mightContain(k)).isTrue();
         assertThat(c.guard().local().mightContain(k)).as("rebuilt after rejoining").isTrue();
+      }
+    }
+  }
+
+  /**
+   * The lapse of a member whose lease ran out, interleaved with one of its lookups: the reader has
+   * seen the member as it was before the lapse (filter complete, lease run out) and sampled its
+   * clock, then the lapse (and the JOIN after it) write a fresh lease end, then the reader compares.
+   * The member's filter lacks a key written while its lease ran out and is not rebuilt yet (the
+   * rebuild is held back), so the lookup must pass through. A reader that checks "complete" and
+   * then compares the clock with a separately written lease end answers "absent" here (the variant
+   * {@code complete && clock - leaseUntil < 0} fails this test); one that reads a single field
+   * before the clock sees either the old, expired lease end or the lapse's past one.
+   */
+  @Test
+  @Timeout(120)
+  void lookupRacingTheLapseOfAnExpiredLeaseStillPassesThrough() throws Exception {
+    Set<Long> source = ConcurrentHashMap.newKeySet();
+    AtomicReference<@Nullable Thread> hooked = new AtomicReference<>();
+    CountDownLatch readerAtClock = new CountDownLatch(1);
+    CountDownLatch lapsed = new CountDownLatch(1);
+    LongSupplier clock = () -> {
+      long now = System.nanoTime();
+      if (hooked.compareAndSet(Thread.currentThread(), null)) {   // the reader's first clock reading only
+        readerAtClock.countDown();
+        try {
+          lapsed.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return now;
+    };
+    AtomicReference<CountDownLatch> rebuildGate = new AtomicReference<>(new CountDownLatch(0));
+    Executor rebuilds = task -> new Thread(() -> {
+      try {
+        rebuildGate.get().await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      task.run();
+    }, "rebuild-of-C").start();
+    try (Members members = new Members()) {
+      HazelcastGuardGroup<Long> a = members.group(members.start(), source);
+      CuckooGuard<Long> guardOfC = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
+          .expectedInsertions(400_000).fpp(0.001).keySource(action -> source.forEach(action)).executor(rebuilds)
+          .build();
+      try (HazelcastGuardGroup<Long> c = HazelcastGuardGroup.newBuilder(members.start(), guardOfC)
+          .lease(Members.LEASE).clock(clock).join()) {
+        Members.awaitLeased(Duration.ofSeconds(30), a, c);
+        long key = 0;
+        while (key < 100) {
+          write(a, source, ++key);
+        }
+        c.renewalsPaused = true;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (c.mayAnswerAbsent()) {   // its lease runs out on its own clock; nothing makes it lapse
+          assertThat(System.nanoTime() - deadline).as("C's lease ran out").isNegative();
+          Thread.sleep(5);
+        }
+        long lapsesBefore = c.lapses();
+        long unseen;
+        do {   // C's window is closed: A waits C out; skip the rare key C's filter holds as a false positive
+          unseen = ++key;
+          write(a, source, unseen);
+        } while (c.guard().local().mightContain(unseen) && key < 120);
+        assertThat(c.guard().local().mightContain(unseen)).as("C's filter lacks the key").isFalse();
+        assertThat(c.lapses()).as("C did not lapse by itself").isEqualTo(lapsesBefore);
+
+        rebuildGate.set(new CountDownLatch(1));   // C's rebuild after its rejoin waits until the reader answered
+        AtomicBoolean answer = new AtomicBoolean();
+        long lookedUp = unseen;
+        Thread reader = new Thread(() -> answer.set(c.guard().mightContain(lookedUp)), "reader-on-C");
+        hooked.set(reader);
+        reader.start();
+        assertThat(readerAtClock.await(30, TimeUnit.SECONDS)).as("the reader reached C's clock").isTrue();
+        c.renewalsPaused = false;   // C's next round finds its lease gone and lapses
+        while (c.lapses() == lapsesBefore) {
+          assertThat(System.nanoTime() - deadline).as("C lapsed").isNegative();
+          Thread.sleep(1);
+        }
+        Thread.sleep(50);   // let its JOIN round be granted too (a fresh lease end, still no complete filter)
+        lapsed.countDown();
+        reader.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(guardOfC.mightContain(lookedUp)).as("not rebuilt yet").isFalse();
+        rebuildGate.get().countDown();
+        System.out.println("lookup racing C's lapse: " + (answer.get() ? "might contain" : "ABSENT (false negative)"));
+        assertThat(answer.get()).as("a present key, looked up while C lapsed").isTrue();
+        Members.awaitLeased(Duration.ofSeconds(30), c);
+        assertThat(c.guard().mightContain(lookedUp)).as("rebuilt after rejoining").isTrue();
       }
     }
   }
