@@ -66,6 +66,12 @@ public interface GroupEngine<K> {
   /** Delivers the end of leave {@code op}: gone, or cancelled (the key stayed). */
   CompletionStage<Void> leaveEnded(long op, boolean gone);
 
-  /** Whether this member may answer "definitely absent" now (fresh lease, complete filter). */
+  /**
+   * Whether this member may answer "definitely absent" now (fresh lease, complete filter). The two
+   * conditions must be judged from one state: true only if a lease that was held while the filter
+   * was complete still runs at a clock reading taken during this call. Reading a "complete" flag
+   * and a lease end separately is not enough: a lapse between the reads can pair the old flag with
+   * the lease end written at or after the lapse.
+   */
   boolean mayAnswerAbsent();
 }

@@ -42,8 +42,8 @@ import org.jspecify.annotations.Nullable;
  * write through {@link #guard()}, close it before the member shuts down. See the package comment
  * for the guarantees and their assumptions.
  *
- * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read two volatile fields and the
- * local filter; no network.
+ * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read one volatile field, then the
+ * clock, then the local filter; no network.
  *
  * @param <K> the key type; it must be serializable by Hazelcast (String, Long, {@code Serializable})
  */
