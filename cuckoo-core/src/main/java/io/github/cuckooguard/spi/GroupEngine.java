@@ -1,5 +1,6 @@
 package io.github.cuckooguard.spi;
 
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -35,6 +36,22 @@ public interface GroupEngine<K> {
    */
   void enterBegun(long op, K key) throws InterruptedException;
 
+  /**
+   * Delivers the begins of several enters in one round trip per member ({@code ops[i]} enters
+   * {@code keys.get(i)}) and waits as {@link #enterBegun} does, for every one of them: when this
+   * returns, rule 1 holds for each key of the batch. A member that acknowledges the batch has
+   * applied all of its begins; one that does not is waited out once for the whole batch. The
+   * default delivers them one by one.
+   *
+   * @throws GroupUnavailableException if the engine cannot establish rule 1 in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  default void entersBegun(long[] ops, List<K> keys) throws InterruptedException {
+    for (int i = 0; i < ops.length; i++) {
+      enterBegun(ops[i], keys.get(i));
+    }
+  }
+
   /** Delivers the end of enter {@code op}: visible, or aborted (the remote members remove the fingerprint). */
   CompletionStage<Void> enterEnded(long op, boolean visible);
 
@@ -49,6 +66,12 @@ public interface GroupEngine<K> {
   /** Delivers the end of leave {@code op}: gone, or cancelled (the key stayed). */
   CompletionStage<Void> leaveEnded(long op, boolean gone);
 
-  /** Whether this member may answer "definitely absent" now (fresh lease, complete filter). */
+  /**
+   * Whether this member may answer "definitely absent" now (fresh lease, complete filter). The two
+   * conditions must be judged from one state: true only if a lease that was held while the filter
+   * was complete still runs at a clock reading taken during this call. Reading a "complete" flag
+   * and a lease end separately is not enough: a lapse between the reads can pair the old flag with
+   * the lease end written at or after the lapse.
+   */
   boolean mayAnswerAbsent();
 }

@@ -3,6 +3,8 @@ package io.github.cuckooguard.spi;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -84,6 +86,48 @@ public final class ReplicatedGuard<K> {
       }
     }
     return new Enter<>(this, pending, op);
+  }
+
+  /**
+   * Replicates enters already begun on the local guard ({@link CuckooGuard#beginEnter} of {@link
+   * #local()}), all in one round trip per member: returns once every key is in flight on every
+   * member that can still answer "definitely absent", as {@link #beginEnter} does for one. Make
+   * the keys visible after this returns. A writer that collects the enters of a transaction
+   * begins each locally when it is written (before its statement) and replicates them together
+   * before the commit.
+   *
+   * @param begun local enters not yet ended; from here on end them through the returned handles
+   *     (in the same order), never directly
+   * @throws GroupUnavailableException if the group could not be made safe in time; every local
+   *     enter is aborted and no key may be made visible
+   * @throws InterruptedException if interrupted while waiting; every local enter is aborted
+   */
+  public List<Enter<K>> replicate(List<PendingEnter<K>> begun) throws InterruptedException {
+    long[] opIds = new long[begun.size()];
+    List<K> keys = new ArrayList<>(begun.size());
+    for (int i = 0; i < opIds.length; i++) {
+      opIds[i] = ops.incrementAndGet();
+      keys.add(begun.get(i).key());
+    }
+    boolean delivered = false;
+    try {
+      if (opIds.length > 0) {
+        engine.entersBegun(opIds, keys);
+      }
+      delivered = true;
+    } finally {
+      if (!delivered) {
+        for (int i = 0; i < opIds.length; i++) {
+          begun.get(i).abort();
+          engine.enterEnded(opIds[i], false);
+        }
+      }
+    }
+    List<Enter<K>> enters = new ArrayList<>(opIds.length);
+    for (int i = 0; i < opIds.length; i++) {
+      enters.add(new Enter<>(this, begun.get(i), opIds[i]));
+    }
+    return enters;
   }
 
   /**

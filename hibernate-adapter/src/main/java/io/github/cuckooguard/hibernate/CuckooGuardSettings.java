@@ -110,5 +110,42 @@ public final class CuckooGuardSettings {
   /** Default of {@link #SCAN_FETCH_SIZE}. */
   public static final int DEFAULT_SCAN_FETCH_SIZE = 1_000;
 
+  /**
+   * The prefix of the cluster settings. With {@link #CLUSTER_INSTANCE} set, the guard of every
+   * entity (and tenant) joins the guards of the same name on the other members of that Hazelcast
+   * cluster, so that several application instances on one database stay exact: an insert's enter
+   * is acknowledged by every member at flush, before the commit; a delete leaves after the
+   * commit; a member answers "no such row" only while it holds a fresh lease from the group.
+   * Needs {@code cluster-hazelcast} (and Hazelcast) on the class path; the guarantees and their
+   * assumptions are those of {@code io.github.cuckooguard.cluster.hazelcast}. Without these
+   * settings nothing changes and neither is needed.
+   */
+  public static final String CLUSTER_PREFIX = PREFIX + "cluster.";
+
+  /**
+   * The Hazelcast member to replicate through: a {@code HazelcastInstance} given in the settings
+   * map, or the name of a running instance ({@code Hazelcast.getHazelcastInstanceByName}). One
+   * session factory per member and group name ({@link #CLUSTER_GROUP_PREFIX}).
+   */
+  public static final String CLUSTER_INSTANCE = CLUSTER_PREFIX + "instance";
+
+  /**
+   * Lease of each member in milliseconds (at least 30); default the engine's (300). A write
+   * waits at most about ack timeout + lease for a member that neither answers nor has left.
+   */
+  public static final String CLUSTER_LEASE_MILLIS = CLUSTER_PREFIX + "lease_millis";
+
+  /** How long a writer waits for a member's acknowledgement, in milliseconds; default lease / 2. */
+  public static final String CLUSTER_ACK_TIMEOUT_MILLIS = CLUSTER_PREFIX + "ack_timeout_millis";
+
+  /**
+   * Prefix of the group names, the same on every application instance; default {@value
+   * #DEFAULT_CLUSTER_GROUP_PREFIX}. A group is named prefix + root entity name (+ tenant).
+   */
+  public static final String CLUSTER_GROUP_PREFIX = CLUSTER_PREFIX + "group_prefix";
+
+  /** Default of {@link #CLUSTER_GROUP_PREFIX}. */
+  public static final String DEFAULT_CLUSTER_GROUP_PREFIX = "hibernate:";
+
   private CuckooGuardSettings() {}
 }

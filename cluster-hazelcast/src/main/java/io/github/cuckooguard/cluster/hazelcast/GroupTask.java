@@ -4,6 +4,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import java.io.Serial;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
@@ -25,7 +27,7 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
   /** The target has no guard of this name: it cannot answer "definitely absent" for it. */
   static final int NO_GUARD = 2;
 
-  enum Kind { BEGIN_ENTER, END_ENTER_VISIBLE, END_ENTER_ABORT, BEGIN_LEAVE, END_LEAVE_GONE, END_LEAVE_CANCEL, RENEW, JOIN }
+  enum Kind { BEGIN_ENTER, BEGIN_ENTERS, END_ENTER_VISIBLE, END_ENTER_ABORT, BEGIN_LEAVE, END_LEAVE_GONE, END_LEAVE_CANCEL, RENEW, JOIN }
 
   final String group;
   final Kind kind;
@@ -33,7 +35,10 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
   /** For writes: the target's epoch as the origin knows it; for RENEW/JOIN: the origin's epoch. */
   final long epoch;
   final long op;
+  /** For BEGIN_ENTER/BEGIN_LEAVE the key; for BEGIN_ENTERS the list of keys, {@link #ops}[i] entering the i-th. */
   final @Nullable Object key;
+  /** For BEGIN_ENTERS: the operations of the batch; otherwise null. */
+  final long @Nullable [] ops;
   private transient @Nullable HazelcastInstance instance;
 
   GroupTask(String group, Kind kind, UUID origin, long epoch, long op, @Nullable Object key) {
@@ -43,6 +48,18 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
     this.epoch = epoch;
     this.op = op;
     this.key = key;
+    this.ops = null;
+  }
+
+  /** A batch of enter begins: {@code ops[i]} enters {@code keys.get(i)}. */
+  GroupTask(String group, UUID origin, long epoch, long[] ops, List<?> keys) {
+    this.group = group;
+    this.kind = Kind.BEGIN_ENTERS;
+    this.origin = origin;
+    this.epoch = epoch;
+    this.op = 0;
+    this.key = new ArrayList<>(keys);
+    this.ops = ops.clone();
   }
 
   @Override

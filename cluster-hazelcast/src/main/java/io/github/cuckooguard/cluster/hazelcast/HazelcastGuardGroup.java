@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -41,8 +42,8 @@ import org.jspecify.annotations.Nullable;
  * write through {@link #guard()}, close it before the member shuts down. See the package comment
  * for the guarantees and their assumptions.
  *
- * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read two volatile fields and the
- * local filter; no network.
+ * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read one volatile field, then the
+ * clock, then the local filter; no network.
  *
  * @param <K> the key type; it must be serializable by Hazelcast (String, Long, {@code Serializable})
  */
@@ -60,7 +61,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * leaseUntil, complete. A receiver applies a BEGIN of its current epoch only while
    * now < acceptUntil, and acknowledges after applying (GroupTask.call returns afterwards).
    * acceptUntil <= t0 + lease of the last round, where t0 is read before the round's tasks are
-   * sent; leaseUntil likewise. It answers "absent" only while complete && now < leaseUntil.
+   * sent; leaseUntil likewise. It answers "absent" only while now < absentUntil, where
+   * absentUntil is one volatile field, read before the clock: the leaseUntil of a granted round
+   * while the filter is complete at that epoch, otherwise a clock reading taken when it was last
+   * written. Every value it ever holds is therefore either a lease some round really got with a
+   * complete filter (the writers' revocation waits outlast it) or a time already past for every
+   * reader that sees it (the reader reads the clock after the field). Two fields read one after
+   * the other (complete, then leaseUntil) are not enough: a reader that read complete == true
+   * before a lapse and the clock just before it, then the leaseUntil the lapse or the next JOIN
+   * wrote, saw a lease that was never held with that filter, and answered "absent" from an
+   * incomplete filter (the lapse moved an expired leaseUntil forward to "now").
    *
    * Grantor: grants a round (JOIN or RENEW) of peer P at epoch e only if P's record is at e and
    * not revoked, and records lastGrant = now (after P's t0 in real time).
@@ -115,7 +125,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final long leaseNanos;
   private final long ackTimeoutNanos;
   private final long revocationWaitNanos;
-  private final LongSupplier clock = System::nanoTime;
+  private final LongSupplier clock;
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
 
@@ -124,9 +134,20 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private volatile long acceptUntil;
   private volatile long leaseUntil;
   private volatile boolean complete;
+  /**
+   * Readers answer "absent" only while the clock is before this: leaseUntil while complete, else a
+   * clock reading no later than its write. Written under the write lock; read once, before the clock.
+   */
+  private volatile long absentUntil;
   /** Between a lapse (or the start) and the first fully granted JOIN round of the epoch. */
   private boolean joining = true;
   private volatile boolean closed;
+  /**
+   * Test hook: while set, this member sends no renewal round, as when its renewal thread gets no
+   * CPU (a long GC, a starved scheduler) while its readers still run. Nothing but the lease's own
+   * expiry then stops it from answering "absent".
+   */
+  volatile boolean renewalsPaused;
 
   private final ConcurrentHashMap<UUID, Peer> peers = new ConcurrentHashMap<>();
   private final Object seqLock = new Object();
@@ -147,12 +168,14 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.self = hazelcast.getCluster().getLocalMember().getUuid();
     this.leaseNanos = b.lease.toNanos();
     this.ackTimeoutNanos = b.ackTimeout.toNanos();
+    this.clock = b.clock;
     this.revocationWaitNanos = (long) (leaseNanos * (1 + 2 * b.maxClockDrift)) + TimeUnit.MILLISECONDS.toNanos(
         SAFETY_MARGIN_MILLIS);
     long now = clock.getAsLong();
     this.epoch = EPOCHS.incrementAndGet();
     this.acceptUntil = now;
     this.leaseUntil = now;
+    this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException("a guard group named '" + name + "' is already joined on member " + self
@@ -210,7 +233,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Whether this member holds a fresh lease and a complete filter, i.e. may answer "definitely absent". */
   @Override
   public boolean mayAnswerAbsent() {
-    return complete && clock.getAsLong() - leaseUntil < 0;
+    long until = absentUntil;   // first the field, then the clock: see absentUntil
+    return clock.getAsLong() - until < 0;
   }
 
   /** How often this member's lease lapsed (it then passed through until it had rejoined and rebuilt). */
@@ -235,7 +259,29 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     synchronized (seqLock) {
       entersInFlight.put(op, ++enterSeq);
     }
-    deliverBegin(GroupTask.Kind.BEGIN_ENTER, op, key);
+    deliverBegin(GroupTask.Kind.BEGIN_ENTER, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_ENTER, self, ep, op, key));
+  }
+
+  /**
+   * One BEGIN_ENTERS message per member for the whole batch. Why no key of it is reported absent:
+   * the receiver applies every begin of the batch under one hold of its read lock, in one epoch and
+   * inside its window, and acknowledges only after the last (GroupTask.call returns then); a
+   * member that does not acknowledge is revoked and waited out exactly as for a single begin, and
+   * that wait covers every key of the batch. Each op is registered for the JOIN drain before the
+   * message is sent, as a single enter's is.
+   */
+  @Override
+  public void entersBegun(long[] ops, List<K> keys) throws InterruptedException {
+    if (ops.length != keys.size()) {
+      throw new IllegalArgumentException(ops.length + " ops for " + keys.size() + " keys");
+    }
+    synchronized (seqLock) {
+      for (long op : ops) {
+        entersInFlight.put(op, ++enterSeq);
+      }
+    }
+    List<K> copy = List.copyOf(keys);
+    deliverBegin(GroupTask.Kind.BEGIN_ENTERS, ep -> new GroupTask(name, self, ep, ops, copy));
   }
 
   @Override
@@ -246,7 +292,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   @Override
   public void leaveBegun(long op, K key) throws InterruptedException {
-    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, op, key);
+    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_LEAVE, self, ep, op, key));
   }
 
   @Override
@@ -256,7 +302,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, long op, K key) throws InterruptedException {
+  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt) throws InterruptedException {
     checkOpen();
     // Before this group registered, other members' rounds got NO_GUARD from here and counted it as a
     // grant; this member has no record of them, so it would not ask them. Their leases resting on
@@ -283,7 +329,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       Member member = members.get(e.getKey());
       Future<Integer> reply = member == null ? null
-          : executor.submitToMember(new GroupTask(name, kind, self, peerEpoch, op, key), member);
+          : executor.submitToMember(taskAt.apply(peerEpoch), member);
       beginsSent.incrementAndGet();
       sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
     }
@@ -293,7 +339,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     List<Future<Integer>> strangers = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
-        strangers.add(executor.submitToMember(new GroupTask(name, kind, self, ANY_EPOCH, op, key), e.getValue()));
+        strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
         beginsSent.incrementAndGet();
       }
     }
@@ -446,6 +492,17 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       String origin = task.origin.toString();
       switch (task.kind) {
+        case BEGIN_ENTERS: {
+          if (clock.getAsLong() - acceptUntil >= 0) {
+            return GroupTask.NACK;   // outside the window: the writer may already have waited us out
+          }
+          List<K> keys = (List<K>) Objects.requireNonNull(task.key, "keys");
+          long[] ops = Objects.requireNonNull(task.ops, "ops");
+          for (int i = 0; i < ops.length; i++) {   // all of them before the ack
+            remote.enterBegun(origin, ops[i], keys.get(i));
+          }
+          return GroupTask.ACK;
+        }
         case BEGIN_ENTER:
         case BEGIN_LEAVE:
           if (clock.getAsLong() - acceptUntil >= 0) {
@@ -549,7 +606,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void renew() throws InterruptedException {
-    if (closed) {
+    if (closed || renewalsPaused) {
       return;
     }
     long t0 = clock.getAsLong();
@@ -590,6 +647,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       acceptUntil = t0 + leaseNanos;
       leaseUntil = t0 + leaseNanos;
+      if (complete) {
+        absentUntil = leaseUntil;   // a renewal at an epoch whose filter is complete
+      }
       if (join) {
         joining = false;
         sync = true;
@@ -609,6 +669,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       try {
         if (failure == null && ep == epoch && !closed) {
           complete = true;
+          absentUntil = leaseUntil;   // no lapse since the JOIN (same epoch): a lease of this epoch
         } else if (failure != null && ep == epoch) {
           lapseLocked("the rebuild after joining failed: " + failure);
         }
@@ -619,6 +680,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void lapseLocked(String why) {
+    absentUntil = clock.getAsLong();   // past for every reader that reads it (it reads the clock after)
     complete = false;
     epoch = EPOCHS.incrementAndGet();
     joining = true;
@@ -669,6 +731,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         return;
       }
       closed = true;
+      absentUntil = clock.getAsLong();
       complete = false;
     } finally {
       receiverLock.writeLock().unlock();
@@ -705,6 +768,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private double maxClockDrift = DEFAULT_MAX_CLOCK_DRIFT;
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
+    private LongSupplier clock = System::nanoTime;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
       this.hazelcast = hazelcast;
@@ -762,6 +826,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.maxClockDrift = drift;
       this.driftSet = true;
+      return this;
+    }
+
+    /** Test hook: the monotonic clock of this member (default {@code System::nanoTime}). */
+    Builder<K> clock(LongSupplier clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

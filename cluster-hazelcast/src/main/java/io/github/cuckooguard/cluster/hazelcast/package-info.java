@@ -70,7 +70,10 @@
  * </ul>
  *
  * <h2>Limits today</h2>
- * Each enter or leave is one round trip (no batching of a transaction's writes); an enter that
+ * Each enter or leave is one round trip; enters begun locally can be replicated together
+ * ({@code ReplicatedGuard.replicate}: one message per member for the batch, applied whole before
+ * the acknowledgement), which the Hibernate integration does not use yet (one round trip per
+ * insert); there is no peer-dump join (a joiner always rebuilds from its own source); an enter that
  * stays open for longer than lease / 3 delays other members' joins (they retry); ends lost in
  * transit leave a remote key in flight (a false positive, and a few bytes) until the writer's
  * member leaves or the receiver lapses.

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Embedded members in this JVM on 127.0.0.1: TCP-IP join on a random port range (other test runs
@@ -29,9 +30,19 @@ final class Members implements AutoCloseable {
   static final Duration LEASE = Duration.ofMillis(1_000);
 
   private final String cluster = "cuckoo-guard-cluster-" + UUID.randomUUID();
-  private final int basePort = 20_000 + ThreadLocalRandom.current().nextInt(20_000);
+  /** Ports 5900-5963 belong to this module's tests; each cluster takes one of {@value #BLOCKS} blocks of {@value #PORTS}. */
+  static final int PORTS = 8;
+  static final int BLOCKS = 8;
+
+  private static final AtomicInteger NEXT_BLOCK = new AtomicInteger(ThreadLocalRandom.current().nextInt(BLOCKS));
+  private final int basePort = nextBasePort();
   private final List<HazelcastInstance> started = new ArrayList<>();
   private final List<HazelcastGuardGroup<?>> groups = new ArrayList<>();
+
+  /** The first port of a fresh block in 5900-5963 (blocks rotate, so a lingering socket of the last test is not reused at once). */
+  static int nextBasePort() {
+    return 5900 + PORTS * Math.floorMod(NEXT_BLOCK.getAndIncrement(), BLOCKS);
+  }
 
   HazelcastInstance start() {
     HazelcastInstance member = Hazelcast.newHazelcastInstance(config(cluster, basePort));
@@ -52,12 +63,12 @@ final class Members implements AutoCloseable {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
     config.getExecutorConfig("cuckoo-guard").setPoolSize(EXECUTOR_THREADS);
-    NetworkConfig network = config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true);
+    NetworkConfig network = config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(PORTS);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
     join.getAutoDetectionConfig().setEnabled(false);
-    for (int p = basePort; p < basePort + 4; p++) {
+    for (int p = basePort; p < basePort + PORTS; p++) {
       join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + p);
     }
     return config;
@@ -65,15 +76,24 @@ final class Members implements AutoCloseable {
 
   /** A guard named "ids" over {@code source} on {@code member}, joined to its group. */
   HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source) {
-    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action));
+    return group(member, source, LEASE);
+  }
+
+  /** The same with another lease. */
+  HazelcastGuardGroup<Long> group(HazelcastInstance member, Set<Long> source, Duration lease) {
+    HazelcastGuardGroup<Long> group = group(member, action -> source.forEach(action), lease);
     groups.add(group);
     return group;
   }
 
   static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source) {
+    return group(member, source, LEASE);
+  }
+
+  static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source, Duration lease) {
     CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
         .expectedInsertions(400_000).fpp(0.001).keySource(source).build();
-    return HazelcastGuardGroup.newBuilder(member, guard).lease(LEASE).join();
+    return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).join();
   }
 
   static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups) throws InterruptedException {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeparateProcessTest {
 
-  private static final List<String> JVM_FLAGS = List.of("--add-modules", "java.se", "--add-exports",
+  static final List<String> JVM_FLAGS = List.of("--add-modules", "java.se", "--add-exports",
       "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens",
       "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
       "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED", "-Djava.net.preferIPv4Stack=true",

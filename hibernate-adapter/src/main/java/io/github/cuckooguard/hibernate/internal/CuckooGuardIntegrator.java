@@ -56,8 +56,10 @@ public final class CuckooGuardIntegrator implements Integrator {
   public void integrate(
       Metadata metadata, BootstrapContext bootstrapContext, SessionFactoryImplementor sessionFactory) {
     // getServiceRegistry().requireService: BootstrapContext.getConfigurationService() is 7.x only
-    GuardSettings settings = GuardSettings.from(bootstrapContext.getServiceRegistry()
-        .requireService(ConfigurationService.class).getSettings());
+    Map<String, Object> all = bootstrapContext.getServiceRegistry()
+        .requireService(ConfigurationService.class).getSettings();
+    GuardSettings settings = GuardSettings.from(all);
+    ClusterSettings cluster = ClusterSettings.from(all);
     if (!settings.enabled()) {
       return;
     }
@@ -66,6 +68,9 @@ public final class CuckooGuardIntegrator implements Integrator {
       return;
     }
     GuardRegistry registry = new GuardRegistry(sessionFactory, settings, configs);
+    if (cluster != null) {
+      registry.replicate(Replication.of(cluster));
+    }
     // getEventEngine(): SessionFactoryImplementor.getEventListenerRegistry() is 7.x only
     var events = sessionFactory.getEventEngine().getListenerRegistry();
     MembershipListener membership = new MembershipListener(registry);

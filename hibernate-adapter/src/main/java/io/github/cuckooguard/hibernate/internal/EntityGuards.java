@@ -51,6 +51,10 @@ public final class EntityGuards {
     this.tables = Set.copyOf(names);
   }
 
+  GuardRegistry registry() {
+    return registry;
+  }
+
   String entityName() {
     return root.getEntityName();
   }
@@ -105,7 +109,7 @@ public final class EntityGuards {
     if (!keys.accepts(id) || !keys.keyableWithoutSession()) {
       return true;
     }
-    return forTenant(tenantId).guard().mightContain(keys.keyOf(id, null));
+    return forTenant(tenantId).mightContain(keys.keyOf(id, null));
   }
 
   /** Rebuilds every tenant's guard; completes when all have swapped in their new filter. */

@@ -44,6 +44,7 @@ public final class GuardRegistry implements SessionFactoryObserver {
   private final List<RebuildListener> rebuildListeners;
   private final Object readiness = new Object();
   private volatile @Nullable Map<String, EntityGuards> byName;
+  private volatile @Nullable Replication replication;
 
   GuardRegistry(SessionFactoryImplementor factory, GuardSettings settings, List<EntityConfig> configs) {
     this.factory = factory;
@@ -86,6 +87,15 @@ public final class GuardRegistry implements SessionFactoryObserver {
         + factory.getName() + ": annotate an entity with @GuardedEntity or list it in"
         + " hibernate.cuckoo.entities, leave hibernate.cuckoo.enabled unset or true, and keep"
         + " cuckoo-guard hibernate-adapter on the class path when the factory is built");
+  }
+
+  /** Replicates every guard created from now on (set before the factory is created). */
+  void replicate(Replication replication) {
+    this.replication = replication;
+  }
+
+  @Nullable Replication replication() {
+    return replication;
   }
 
   SessionFactoryImplementor factory() {
@@ -314,6 +324,10 @@ public final class GuardRegistry implements SessionFactoryObserver {
 
   @Override
   public void sessionFactoryClosed(SessionFactory sessionFactory) {
+    Replication r = replication;
+    if (r != null) {
+      r.close();
+    }
     executor.close();
   }
 

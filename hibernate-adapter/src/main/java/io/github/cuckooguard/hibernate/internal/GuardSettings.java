@@ -1,5 +1,6 @@
 package io.github.cuckooguard.hibernate.internal;
 
+import io.github.cuckooguard.hibernate.CuckooGuardSettings;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_ENABLED;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_EXPECTED_INSERTIONS;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_SCAN_FETCH_SIZE;
@@ -60,6 +61,9 @@ public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spe
       String key = e.getKey();
       if (key == null || !key.startsWith(PREFIX) || e.getValue() == null) {
         continue;
+      }
+      if (key.startsWith(CuckooGuardSettings.CLUSTER_PREFIX)) {
+        continue; // ClusterSettings reads these
       }
       String renamed = RENAMED.get(canonical(key.substring(PREFIX.length())));
       if (renamed != null) {

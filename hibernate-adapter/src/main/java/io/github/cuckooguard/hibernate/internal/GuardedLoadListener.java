@@ -55,7 +55,7 @@ final class GuardedLoadListener implements LoadEventListener {
       delegate(event, loadType);
       return;
     }
-    if (!guard.guard().mightContain(key)) {
+    if (!guard.mightContain(key)) {
       guard.shortCircuits.increment();
       event.setResult(null);
       return;

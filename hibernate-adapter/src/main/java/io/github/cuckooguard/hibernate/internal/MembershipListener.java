@@ -126,13 +126,13 @@ final class MembershipListener
       }
       return false;
     }
-    PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, id, session));
+    TenantGuard.Ends enter = guard.beginEnter(keyOf(guard, id, session));
     if (inTransaction) {
-      registry.transactionEnds().after(session, enter::visible, enter::abort);
+      registry.transactionEnds().after(session, enter.committed(), enter.rolledBack());
     } else {
       // on the application's own connection with auto-commit off (unknown()) it may commit at
       // any time: the key then stays in flight, tracked in every rebuild, for good
-      registry.sessionReleases().after(session, enter::visible);
+      registry.sessionReleases().after(session, enter.committed()::run);
     }
     return false;
   }
@@ -151,8 +151,8 @@ final class MembershipListener
     }
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard != null) {
-      PendingEnter<Object> enter = guard.guard().beginEnter(keyOf(guard, event.getId(), session));
-      registry.transactionEnds().after(session, enter::visible, enter::abort);
+      TenantGuard.Ends enter = guard.beginEnter(keyOf(guard, event.getId(), session));
+      registry.transactionEnds().after(session, enter.committed(), enter.rolledBack());
     }
   }
 
@@ -166,8 +166,8 @@ final class MembershipListener
     if (guard == null || !inTransaction(session)) {
       return;
     }
-    PendingLeave<Object> leave = guard.guard().beginLeave(keyOf(guard, event.getId(), session));
-    registry.transactionEnds().after(session, leave::gone, leave::cancel);
+    TenantGuard.Ends leave = guard.beginLeave(keyOf(guard, event.getId(), session));
+    registry.transactionEnds().after(session, leave.committed(), leave.rolledBack());
   }
 
   @Override

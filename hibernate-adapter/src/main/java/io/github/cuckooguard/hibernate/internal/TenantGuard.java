@@ -2,8 +2,12 @@ package io.github.cuckooguard.hibernate.internal;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.KeySource;
+import io.github.cuckooguard.PendingEnter;
+import io.github.cuckooguard.PendingLeave;
+import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.hibernate.HibernateException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +29,8 @@ final class TenantGuard implements KeySource<Object> {
   private final EntityGuards entity;
   private final @Nullable Object tenantId;
   private final CuckooGuard<Object> guard;
+  /** The guard's group on the other application instances, with cluster settings; else null. */
+  private final @Nullable ReplicatedGuard<Object> replicated;
 
   final LongAdder finds = new LongAdder();
   final LongAdder shortCircuits = new LongAdder();
@@ -34,6 +40,61 @@ final class TenantGuard implements KeySource<Object> {
     this.entity = entity;
     this.tenantId = tenantId;
     this.guard = builder.keySource(this).build();
+    Replication replication = entity.registry().replication();
+    this.replicated = replication == null ? null : replication.join(guard);
+  }
+
+  /**
+   * Whether a row of {@code key} might exist: the local guard's answer, or with a cluster the
+   * replicated guard's (false only while this member holds a fresh lease and a complete filter).
+   */
+  boolean mightContain(Object key) {
+    return replicated != null ? replicated.mightContain(key) : guard.mightContain(key);
+  }
+
+  /** How a begun write ends: after commit, or after rollback. */
+  record Ends(Runnable committed, Runnable rolledBack) {}
+
+  /**
+   * Begins the enter of {@code key} here and, with a cluster, on every other member: returns once
+   * every member that can still answer "no such row" holds the key in flight (the group's rule 1),
+   * so a row inserted after this is never reported absent by any member; see
+   * io.github.cuckooguard.spi.ReplicatedGuard.
+   */
+  Ends beginEnter(Object key) {
+    if (replicated == null) {
+      PendingEnter<Object> enter = guard.beginEnter(key);
+      return new Ends(enter::visible, enter::abort);
+    }
+    ReplicatedGuard.Enter<Object> enter;
+    try {
+      enter = replicated.beginEnter(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HibernateException("interrupted while the cluster acknowledged the insert of " + entity.entityName()
+          + " #" + key + "; the insert must not commit", e);
+    }
+    return new Ends(enter::visible, enter::abort);
+  }
+
+  /**
+   * Announces the leave of {@code key} here and, with a cluster, on every other member (same wait
+   * as {@link #beginEnter}), before the delete can commit; {@code gone} follows after the commit.
+   */
+  Ends beginLeave(Object key) {
+    if (replicated == null) {
+      PendingLeave<Object> leave = guard.beginLeave(key);
+      return new Ends(leave::gone, leave::cancel);
+    }
+    ReplicatedGuard.Leave<Object> leave;
+    try {
+      leave = replicated.beginLeave(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HibernateException("interrupted while the cluster acknowledged the delete of " + entity.entityName()
+          + " #" + key + "; the delete must not commit", e);
+    }
+    return new Ends(leave::gone, leave::cancel);
   }
 
   EntityGuards entity() {

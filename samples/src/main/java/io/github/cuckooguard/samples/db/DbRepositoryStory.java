@@ -35,6 +35,10 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
  * must see every write to stay exact (a write made behind its back would need
  * {@code HibernateCuckooGuards.markStale}). Every answer is checked: against the {@link IdBook}
  * while requests run, and against the table itself afterwards.
+ *
+ * <p>Then the service runs as two guarded instances behind a round-robin balancer, joined over
+ * Hazelcast ({@link TwoInstances}): a row inserted on one is read back on the other right after
+ * its commit, and never reported missing.
  */
 public final class DbRepositoryStory {
 
@@ -76,7 +80,7 @@ public final class DbRepositoryStory {
    */
   public record Outcome(Options options, Duration loadTime, Phase guarded, Phase plain, long springShortCircuits,
       long hibernateShortCircuits, long rowsAtEnd, long tableMismatches, GuardStats springGuard,
-      EntityGuardStats hibernateGuard)
+      EntityGuardStats hibernateGuard, TwoInstances.Result twoInstances)
       implements StoryOutcome {
     @Override
     public String story() {
@@ -90,7 +94,8 @@ public final class DbRepositoryStory {
 
     @Override
     public long wrongAnswers() {
-      return guarded.wrongAnswers + guarded.auditWrong + plain.wrongAnswers + plain.auditWrong + tableMismatches;
+      return guarded.wrongAnswers + guarded.auditWrong + plain.wrongAnswers + plain.auditWrong + tableMismatches
+          + twoInstances.wrongAnswers();
     }
 
     @Override
@@ -103,7 +108,10 @@ public final class DbRepositoryStory {
       return List.of(String.format(Locale.ROOT,
           "db      %,d SQL round trips avoided; %.2f statements per request with guards, %.2f without;"
               + " %,.0f vs %,.0f requests/s; %,d wrong answers", lookupsAvoided(), perRequest(guarded),
-          perRequest(plain), guarded.load.perSecond(), plain.load.perSecond(), wrongAnswers()));
+          perRequest(plain), guarded.load.perSecond(), plain.load.perSecond(), wrongAnswers()),
+          String.format(Locale.ROOT, "        two instances behind a round-robin: %,d rows read back on the other"
+              + " instance right after commit, %,d wrong answers", twoInstances.crossReads(),
+              twoInstances.wrongAnswers()));
     }
   }
 
@@ -121,7 +129,12 @@ public final class DbRepositoryStory {
       out.printf("  loading %,d rows over JDBC%n", rows);
       Table.createAndLoad(jdbc, rows, out);
       Duration loadTime = Duration.ofNanos(System.nanoTime() - start);
-      return serve(options, jdbc, loadTime, out);
+      Outcome served = serve(options, jdbc, loadTime, out);
+      TwoInstances.Result twoInstances = TwoInstances.run(options.seed(),
+          Duration.ofSeconds(Math.max(3, Math.min(5, options.duration().toSeconds()))), out);   // small: a check, not a benchmark
+      return new Outcome(served.options(), served.loadTime(), served.guarded(), served.plain(),
+          served.springShortCircuits(), served.hibernateShortCircuits(), served.rowsAtEnd(), served.tableMismatches(),
+          served.springGuard(), served.hibernateGuard(), twoInstances);
     } finally {
       try (Connection connection = jdbc.getConnection(); Statement shutdown = connection.createStatement()) {
         shutdown.execute("shutdown"); // drops the in-memory database
@@ -166,7 +179,7 @@ public final class DbRepositoryStory {
           + " table%n", with.checked + without.checked, AUDIT_FINDS);
       Outcome outcome = new Outcome(options, loadTime, with, without, spring, hibernate, table.cardinality(),
           mismatches,
-          guards.spring.stats(), guards.hibernateStats());
+          guards.spring.stats(), guards.hibernateStats(), new TwoInstances.Result(0, 0, 0, 0, 0, 0, Duration.ZERO));
       outcome.report().print(out);
       return outcome;
     }

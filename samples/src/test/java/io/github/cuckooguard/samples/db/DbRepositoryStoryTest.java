@@ -35,6 +35,15 @@ class DbRepositoryStoryTest {
   }
 
   @Test
+  void twoInstancesBehindARoundRobinNeverMissARowTheOtherCommitted() {
+    assertThat(outcome.twoInstances().crossReads()).isGreaterThan(20);
+    assertThat(outcome.twoInstances().deletes()).isPositive();
+    assertThat(outcome.twoInstances().absentShortCircuits()).isPositive();
+    assertThat(outcome.twoInstances().wrongAnswers()).isZero();
+    assertThat(printed).contains("two instances behind a round-robin");
+  }
+
+  @Test
   void rowsWereInsertedAndDeletedWhileFindsRan() {
     assertThat(outcome.guarded().inserts() + outcome.plain().inserts()).isPositive();
     assertThat(outcome.guarded().deletes() + outcome.plain().deletes()).isPositive();

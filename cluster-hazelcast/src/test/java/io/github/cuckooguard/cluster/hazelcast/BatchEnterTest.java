@@ -1,0 +1,82 @@
+package io.github.cuckooguard.cluster.hazelcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.cuckooguard.PendingEnter;
+import io.github.cuckooguard.spi.ReplicatedGuard;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The enters of one transaction, begun locally one by one and replicated together: one message
+ * per member for the whole batch, and every key of it in flight on the other member before any
+ * becomes visible. A receiver that acknowledged a batch before applying all of it would leave keys
+ * that the other member answers "absent" for; this test counts them.
+ */
+class BatchEnterTest {
+
+  private static final int BATCHES = 300;
+  private static final int BATCH = 20;
+
+  @Test
+  @Timeout(120)
+  void aBatchIsOneMessagePerMemberAndEveryKeyOfItIsInFlightEverywhereBeforeVisible() throws Exception {
+    Set<Long> source = ConcurrentHashMap.newKeySet();
+    try (Members members = new Members()) {
+      HazelcastGuardGroup<Long> a = members.group(members.start(), source);
+      HazelcastGuardGroup<Long> b = members.group(members.start(), source);
+      Members.awaitLeased(Duration.ofSeconds(30), a, b);
+      long key = 0;
+      long falseNegatives = 0;
+      long leasedChecks = 0;
+      long sentBefore = a.beginsSent();
+      for (int n = 0; n < BATCHES; n++) {
+        List<PendingEnter<Long>> begun = new ArrayList<>();
+        for (int i = 0; i < BATCH; i++) {
+          begun.add(a.guard().local().beginEnter(++key));   // as each row's statement is written
+        }
+        List<ReplicatedGuard.Enter<Long>> enters = a.guard().replicate(begun);   // before the commit
+        for (ReplicatedGuard.Enter<Long> e : enters) {
+          source.add(e.key());
+        }
+        enters.forEach(ReplicatedGuard.Enter::visible);
+        boolean leased = b.mayAnswerAbsent();
+        for (long k = key - BATCH + 1; k <= key; k++) {
+          if (!b.guard().mightContain(k)) {
+            falseNegatives++;
+          }
+        }
+        leasedChecks += leased ? BATCH : 0;
+      }
+      long messages = a.beginsSent() - sentBefore;
+      System.out.println("batches " + BATCHES + " of " + BATCH + ": begin messages " + messages + ", false negatives on B "
+          + falseNegatives + ", checks while B was leased " + leasedChecks);
+      assertThat(falseNegatives).isZero();
+      assertThat(messages).as("one message per batch to the one other member").isEqualTo(BATCHES);
+      assertThat(leasedChecks).as("B was leased for most checks, so its answers meant something")
+          .isGreaterThan(BATCHES * BATCH / 2);
+
+      // a batch rolled back: removed, paired, on both members
+      long sizeA = a.guard().local().stats().size();
+      long sizeB = b.guard().local().stats().size();
+      List<PendingEnter<Long>> begun = new ArrayList<>();
+      for (int i = 0; i < BATCH; i++) {
+        begun.add(a.guard().local().beginEnter(-1_000L - i));
+      }
+      List<ReplicatedGuard.Enter<Long>> enters = a.guard().replicate(begun);
+      assertThat(b.guard().local().stats().size()).isEqualTo(sizeB + BATCH);
+      for (ReplicatedGuard.Enter<Long> e : enters) {
+        e.abort().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      }
+      assertThat(b.guard().local().stats().size()).isEqualTo(sizeB);
+      assertThat(a.guard().local().stats().size()).isEqualTo(sizeA);
+      assertThat(b.openRemoteWrites()).isZero();
+    }
+  }
+}
