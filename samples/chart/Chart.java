@@ -29,11 +29,11 @@ public final class Chart {
       String time, String timeLabel) {}
 
   static final List<Story> STORIES = List.of(
-      new Story("cdn", "CDN edge", "caffeine-adapter", "storage probes (HTTP round trips)", "requests",
+      new Story("cdn", "CDN edge", "cuckoo-guard-caffeine", "storage probes (HTTP round trips)", "requests",
           "HTTP probes of the storage node per 1,000 requests", "latency mean", "request latency, mean"),
-      new Story("db", "DB-backed repository", "spring-adapter + hibernate-adapter", "SQL statements", "requests",
+      new Story("db", "DB-backed repository", "cuckoo-guard-spring + cuckoo-guard-hibernate", "SQL statements", "requests",
           "SQL statements per 1,000 requests", "find of an absent id, mean", "find of an absent id, mean"),
-      new Story("jcache", "JCache cluster", "jcache-adapter on Hazelcast", "round trips to Hazelcast",
+      new Story("jcache", "JCache cluster", "cuckoo-guard-jcache on Hazelcast", "round trips to Hazelcast",
           "gets on member B", "Hazelcast round trips per 1,000 gets", "negative get, mean",
           "get of an absent key, mean"));
 

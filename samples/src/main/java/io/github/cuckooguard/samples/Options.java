@@ -125,9 +125,9 @@ public record Options(
         "Usage: samples [all|cdn|db|jcache]... [options]",
         "",
         "Runs each story with and without the guard, measured in the same run, and prints a report.",
-        "  cdn     CDN edge: memory tier, storage node over loopback HTTP, slow origin (caffeine-adapter)",
-        "  db      Spring + JPA repository on H2, ids that do not exist (hibernate- and spring-adapter)",
-        "  jcache  JCache on two Hazelcast members; negative gets; a member leaves (jcache-adapter)",
+        "  cdn     CDN edge: memory tier, storage node over loopback HTTP, slow origin (cuckoo-guard-caffeine)",
+        "  db      Spring + JPA repository on H2, ids that do not exist (hibernate- and cuckoo-guard-spring)",
+        "  jcache  JCache on two Hazelcast members; negative gets; a member leaves (cuckoo-guard-jcache)",
         "",
         "Options [default]:",
         ""));

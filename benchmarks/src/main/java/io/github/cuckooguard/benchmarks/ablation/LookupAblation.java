@@ -26,7 +26,7 @@ import org.fastfilter.utils.Hash;
  * <p>Variants run interleaved, round after round on the same 65 536 probes, and the report keeps
  * the minimum and 10th percentile per variant: on a busy machine a preempted round only inflates
  * the upper percentiles, so the low ones still compare variants under equal conditions. The
- * variants mirror {@code Table.contains} of cuckoo-core at the time the ablation was written, and are checked to answer
+ * variants mirror {@code Table.contains} of cuckoo-guard-core at the time the ablation was written, and are checked to answer
  * as the filter does on the first 65 536 probes (all but the one with FastFilter's hash).
  *
  * <pre>

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A Caffeine cache through the caffeine-adapter's guard ({@code guarded=true}) and the same cache
+ * A Caffeine cache through the cuckoo-guard-caffeine's guard ({@code guarded=true}) and the same cache
  * without it ({@code guarded=false}), in the same run: {@code getIfPresent} of a present
  * and of an absent key (the guard answers most of these alone), {@code put} over a present key
  * (replace), {@code put} of a new key followed by its {@code invalidate} (so the cache keeps its

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A JCache {@code get} on Caffeine's JCache provider (in-process, no network), through the
- * jcache-adapter's {@link GuardedCachingProvider} ({@code guarded=true}) and on the provider alone
+ * cuckoo-guard-jcache's {@link GuardedCachingProvider} ({@code guarded=true}) and on the provider alone
  * ({@code guarded=false}), in the same run: of a present and of an absent key. The
  * cluster variant is {@link JCacheClusterGetBenchmark}; this one shows the guard's own cost where a
  * miss is cheap. Run with {@code -prof gc}.

@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code Session.find} of an id with no row, and of one with a row, with the hibernate-adapter's
+ * {@code Session.find} of an id with no row, and of one with a row, with the cuckoo-guard-hibernate's
  * guard on and off: one operation opens a session, finds one {@link Book} and closes the
  * session, which is what a request handler does.
  *

@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A JCache {@code get} on member B of a two-member embedded Hazelcast cluster, through the
- * jcache-adapter's guard and without it: the negative get (a key never written), whose
+ * cuckoo-guard-jcache's guard and without it: the negative get (a key never written), whose
  * round trip to the key's owner the guard saves, and the positive get, which both make.
  *
  * <p>Both members run in the fork's JVM on 127.0.0.1 (multicast and auto-detection off, TCP-IP

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The repository of the application: plain JPA. The annotations of the spring-adapter put the
+ * The repository of the application: plain JPA. The annotations of the cuckoo-guard-spring put the
  * guard "articles" in front of it (with {@code @EnableCuckooGuard}; without it they do nothing):
  * a find of an id the guard knows is absent returns null before the transaction begins, so it
  * costs no connection and no SQL. Inserts enter the guard before they are written; deletes leave

@@ -1,6 +1,6 @@
 /**
  * Story 3, a JCache cluster: two Hazelcast members on loopback, a cache read through the
- * jcache-adapter's guarded provider, and a member that leaves. Start at
+ * cuckoo-guard-jcache's guarded provider, and a member that leaves. Start at
  * {@link io.github.cuckooguard.samples.jcache.JCacheClusterStory}.
  */
 @NullMarked

@@ -42,7 +42,7 @@ class JCacheClusterStoryTest {
   void entriesWrittenOnTheOtherMemberReachTheGuardOneFingerprintEach() {
     assertThat(outcome.written()).isPositive();
     long entries = 2_000L + outcome.written();
-    // At least one fingerprint per entry. A few more are the leaks jcache-adapter documents (a
+    // At least one fingerprint per entry. A few more are the leaks cuckoo-guard-jcache documents (a
     // write whose Created event lags is entered directly, and the late event then adds a copy):
     // a CI run saw 2,711 for 2,709 entries. A second fingerprint per entry would be 100 % over.
     assertThat(outcome.guard().size()).isBetween(entries, entries + entries / 100);

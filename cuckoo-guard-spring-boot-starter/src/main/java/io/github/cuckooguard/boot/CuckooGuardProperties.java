@@ -1,0 +1,118 @@
+package io.github.cuckooguard.boot;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the Cuckoo Guard starter, bound from the {@code Environment} under {@value #PREFIX}.
+ * An unknown key directly under the prefix fails the start (the binder does not ignore unknown
+ * fields), and so does an unknown key under {@code cuckooguard.hibernate.*}, with the accepted
+ * names. Not thread-safe while it is bound; read-only afterwards.
+ */
+@ConfigurationProperties(prefix = CuckooGuardProperties.PREFIX, ignoreUnknownFields = false)
+public class CuckooGuardProperties {
+
+  /** The prefix of every setting of the starter. */
+  public static final String PREFIX = "cuckooguard";
+
+  /**
+   * Whether the starter turns the guards on (what {@code @EnableCuckooGuard} does). With false,
+   * annotated repositories run unguarded unless the application declares {@code
+   * @EnableCuckooGuard} itself.
+   */
+  private boolean enabled = true;
+
+  /**
+   * cuckoo-guard-hibernate settings, passed to Hibernate as {@code hibernate.cuckoo.<key>}: enabled,
+   * entities, expected_insertions, fpp, fingerprint_bits, expansion, seed, rebuild_load_threshold,
+   * fpp_drift_factor, scan_fetch_size (dashes, underscores and case are equivalent). They override
+   * the same keys given through {@code spring.jpa.properties}.
+   */
+  private Map<String, String> hibernate = new LinkedHashMap<>();
+
+  /**
+   * Settings of the guards declared with {@code @CuckooGuarded(name = …)}, by guard name:
+   * {@code cuckooguard.guards.<name>.<setting>} with the settings expected-insertions, fpp,
+   * fingerprint-bits, expansion, seed, rebuild-load-threshold, fpp-drift-factor. They override the
+   * annotation's expectedInsertions and fpp. A name no {@code @CuckooGuarded} declares, or an unknown
+   * setting, fails the start.
+   */
+  private Map<String, Map<String, String>> guards = new LinkedHashMap<>();
+
+  /**
+   * Settings of guarded caches, by cache name: {@code cuckooguard.cache.<name>.<setting>} with the
+   * guard settings (expected-insertions, fpp, fingerprint-bits, expansion, seed,
+   * rebuild-load-threshold, fpp-drift-factor) and funnel (the class name of a Funnel for the keys).
+   * For JCache (cuckoo-guard-jcache's GuardedCachingProvider as {@code spring.cache.jcache.provider})
+   * they are passed to the cache manager; for Spring's {@code CaffeineCacheManager} each cache named
+   * here is built as a guarded Caffeine cache (from {@code spring.cache.caffeine.spec}). An unknown
+   * setting fails the start.
+   */
+  private Map<String, Map<String, String>> cache = new LinkedHashMap<>();
+
+  /** Settings of the Micrometer meters. */
+  private final Metrics metrics = new Metrics();
+
+  /** Whether the starter turns the guards on. */
+  public boolean isEnabled() {
+    return enabled;
+  }
+
+  /** Sets {@link #isEnabled()}. */
+  public void setEnabled(boolean enabled) {
+    this.enabled = enabled;
+  }
+
+  /** The cuckoo-guard-hibernate settings, keys without the {@code hibernate.cuckoo.} prefix. */
+  public Map<String, String> getHibernate() {
+    return hibernate;
+  }
+
+  /** Sets {@link #getHibernate()}. */
+  public void setHibernate(Map<String, String> hibernate) {
+    this.hibernate = hibernate;
+  }
+
+  /** The settings of the declared guards, by guard name; setting names as written. */
+  public Map<String, Map<String, String>> getGuards() {
+    return guards;
+  }
+
+  /** Sets {@link #getGuards()}. */
+  public void setGuards(Map<String, Map<String, String>> guards) {
+    this.guards = guards;
+  }
+
+  /** The settings of guarded caches, by cache name; setting names as written. */
+  public Map<String, Map<String, String>> getCache() {
+    return cache;
+  }
+
+  /** Sets {@link #getCache()}. */
+  public void setCache(Map<String, Map<String, String>> cache) {
+    this.cache = cache;
+  }
+
+  /** The metrics settings. */
+  public Metrics getMetrics() {
+    return metrics;
+  }
+
+  /** Settings of the Micrometer meters. */
+  public static class Metrics {
+
+    /** Whether a meter binder is bound for each guard when Micrometer is present. */
+    private boolean enabled = true;
+
+    /** Whether a meter binder is bound for each guard. */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /** Sets {@link #isEnabled()}. */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+  }
+}

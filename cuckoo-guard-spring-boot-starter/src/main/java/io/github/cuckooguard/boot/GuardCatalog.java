@@ -1,0 +1,99 @@
+package io.github.cuckooguard.boot;
+
+import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.GuardStats;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The guards of an application context by name: every {@code CuckooGuard} bean, and, when
+ * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory}. Read
+ * after the context is refreshed (the first call collects them; later calls return the same map).
+ * Thread-safe.
+ */
+public final class GuardCatalog {
+
+  private static final boolean HIBERNATE = ClassUtils.isPresent(
+      "io.github.cuckooguard.hibernate.HibernateCuckooGuards", GuardCatalog.class.getClassLoader())
+      && ClassUtils.isPresent("jakarta.persistence.EntityManagerFactory", GuardCatalog.class.getClassLoader());
+
+  private final ListableBeanFactory beanFactory;
+  private volatile @Nullable Map<String, GuardView> guards;
+
+  /** A catalog of the guards of {@code beanFactory}. */
+  public GuardCatalog(ListableBeanFactory beanFactory) {
+    this.beanFactory = beanFactory;
+  }
+
+  /** The guards by name, in bean definition order, entity guards last; never null. */
+  public Map<String, GuardView> guards() {
+    Map<String, GuardView> found = guards;
+    if (found == null) {
+      synchronized (this) {
+        found = guards;
+        if (found == null) {
+          found = Collections.unmodifiableMap(collect());
+          guards = found;
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The guard named {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known guards if there is none of that name
+   */
+  public GuardView guard(String name) {
+    GuardView view = guards().get(name);
+    if (view == null) {
+      throw new IllegalArgumentException("no guard named '" + name + "'; the guards are " + guards().keySet());
+    }
+    return view;
+  }
+
+  @SuppressWarnings({"rawtypes", "unchecked"})
+  private Map<String, GuardView> collect() {
+    Map<String, GuardView> found = new LinkedHashMap<>();
+    Map<String, CuckooGuard> beans = beanFactory.getBeansOfType(CuckooGuard.class, false, false);
+    beans.forEach((name, guard) -> found.put(name, new BeanGuard(name, (CuckooGuard<Object>) guard)));
+    if (HIBERNATE) {
+      EntityGuardViews.collect(beanFactory, found);
+    }
+    return found;
+  }
+
+  private record BeanGuard(String name, CuckooGuard<Object> guard) implements GuardView {
+
+    @Override
+    public Kind kind() {
+      return Kind.BEAN;
+    }
+
+    @Override
+    public GuardStats stats() {
+      return guard.stats();
+    }
+
+    @Override
+    public double expectedFpp() {
+      return guard.spec().fpp();
+    }
+
+    @Override
+    public CompletableFuture<Void> rebuild() {
+      return guard.rebuild();
+    }
+
+    @Override
+    public void markStale(String reason) {
+      guard.markStale(reason);
+    }
+  }
+}
