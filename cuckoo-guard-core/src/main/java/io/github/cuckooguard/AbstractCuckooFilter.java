@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * What every cuckoo filter offers besides its key-typed operations: size, shape, accuracy and
- * export. See {@link CuckooFilter} for the object-keyed filter and {@link LongCuckooFilter} for
- * the primitive one. Thread-safe.
+ * export. See {@link CuckooFilter} for the object-keyed filter and {@link LongCuckooFilter} for the
+ * primitive one. Thread-safe.
  */
 public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuckooFilter {
 
@@ -26,16 +26,16 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
   /**
    * The funnel id, if it can be stored in a dump that another JVM run reads back.
    *
-   * @throws IllegalStateException if the funnel's id is not stable across runs (a lambda's
-   *     default id names its hidden class)
+   * @throws IllegalStateException if the funnel's id is not stable across runs (a lambda's default
+   *     id names its hidden class)
    */
   String dumpableFunnelId() {
     return funnelId();
   }
 
   /**
-   * Fingerprints currently stored: adds minus removes that succeeded. Equals the number of
-   * distinct keys only when each key was added once (see {@link CuckooFilter#add}).
+   * Fingerprints currently stored: adds minus removes that succeeded. Equals the number of distinct
+   * keys only when each key was added once (see {@link CuckooFilter#add}).
    */
   public long approximateElementCount() {
     return core.size();
@@ -61,8 +61,17 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
 
   /** Shape and fill, the fields of RedisBloom's {@code CF.INFO} and more (CF.INFO). */
   public FilterInfo info() {
-    return new FilterInfo(core.bytes(), core.totalBuckets(), core.subFilters(), core.size(), core.deletes(),
-        core.bucketSize(), core.expansion(), core.maxKicks(), core.loadFactor(), core.fingerprintBits(),
+    return new FilterInfo(
+        core.bytes(),
+        core.totalBuckets(),
+        core.subFilters(),
+        core.size(),
+        core.deletes(),
+        core.bucketSize(),
+        core.expansion(),
+        core.maxKicks(),
+        core.loadFactor(),
+        core.fingerprintBits(),
         core.expectedFpp());
   }
 
@@ -85,18 +94,18 @@ public abstract sealed class AbstractCuckooFilter permits CuckooFilter, LongCuck
   }
 
   /**
-   * Exports the filter in bounded chunks (CF.SCANDUMP): call with cursor 0, then with each
-   * returned cursor until a chunk {@link DumpChunk#isEnd() ends} the dump. Cursor 0 returns the
-   * header; each further chunk holds at most 8 MiB. Each chunk is copied under the writer lock,
-   * but the dump as a whole is a snapshot only if no writer runs between the calls: dump a
-   * quiescent filter, or use {@link #writeTo} for a consistent copy of a live one. Every chunk
-   * records the dump id of the filter's current state (random, drawn when that state is first
-   * dumped: another filter, even with the same seed and write count, or this one after a write,
-   * has another) and the header a digest of the whole body, so a {@link ChunkLoader} refuses a
-   * chunk taken after a write that followed the header, or a chunk of another filter's dump, and
-   * a load that completes is always one consistent snapshot; after such a refusal, dump again
-   * from cursor 0. The first dump of each state (cursor 0, or {@link #writeTo}) hashes the whole
-   * body for that digest, one pass over the tables under the writer lock.
+   * Exports the filter in bounded chunks (CF.SCANDUMP): call with cursor 0, then with each returned
+   * cursor until a chunk {@link DumpChunk#isEnd() ends} the dump. Cursor 0 returns the header; each
+   * further chunk holds at most 8 MiB. Each chunk is copied under the writer lock, but the dump as
+   * a whole is a snapshot only if no writer runs between the calls: dump a quiescent filter, or use
+   * {@link #writeTo} for a consistent copy of a live one. Every chunk records the dump id of the
+   * filter's current state (random, drawn when that state is first dumped: another filter, even
+   * with the same seed and write count, or this one after a write, has another) and the header a
+   * digest of the whole body, so a {@link ChunkLoader} refuses a chunk taken after a write that
+   * followed the header, or a chunk of another filter's dump, and a load that completes is always
+   * one consistent snapshot; after such a refusal, dump again from cursor 0. The first dump of each
+   * state (cursor 0, or {@link #writeTo}) hashes the whole body for that digest, one pass over the
+   * tables under the writer lock.
    *
    * @param cursor 0 to start, else the cursor of the previous chunk
    * @throws IllegalArgumentException if {@code cursor} is negative

@@ -5,9 +5,9 @@ import io.github.cuckooguard.internal.Sizing;
 import java.security.SecureRandom;
 
 /**
- * Settings shared by {@link CuckooFilter.Builder} and {@link LongCuckooFilter.Builder}. Each
- * setter checks its value at once and may be called only once; the message names the bad value
- * and the accepted range. Not thread-safe; a builder may build any number of filters.
+ * Settings shared by {@link CuckooFilter.Builder} and {@link LongCuckooFilter.Builder}. Each setter
+ * checks its value at once and may be called only once; the message names the bad value and the
+ * accepted range. Not thread-safe; a builder may build any number of filters.
  *
  * @param <B> the concrete builder, returned by every setter
  */
@@ -15,10 +15,13 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
 
   /** Capacity used when {@link #expectedInsertions} is not set (RedisBloom's cf-initial-size). */
   public static final long DEFAULT_EXPECTED_INSERTIONS = 1024;
+
   /** Target false-positive probability used when neither fpp nor fingerprint bits are set. */
   public static final double DEFAULT_FPP = 0.01;
+
   /** Slots per bucket unless set. */
   public static final int DEFAULT_BUCKET_SIZE = 4;
+
   /**
    * Kick-search budget per insert unless set: buckets the breadth-first search may visit. 1000
    * rather than the customary 500 because a 16 M-key table of 4-slot buckets first failed at
@@ -26,8 +29,10 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
    * 1000; the extra search only runs in nearly full neighbourhoods.
    */
   public static final int DEFAULT_MAX_KICKS = 1000;
+
   /** Growth unless set: 1 appends sub-filters of the first one's size when full. */
   public static final int DEFAULT_EXPANSION = 1;
+
   /** Largest accepted {@link #expectedInsertions}. */
   public static final long MAX_EXPECTED_INSERTIONS = 1L << 40;
 
@@ -51,40 +56,46 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   }
 
   /**
-   * The number of keys the filter is sized for: the table gets enough buckets for that many keys
-   * at a load of {@value Sizing#DESIGN_LOAD} for 4-slot buckets (0.84 for 2, 0.98 for 8), and
-   * cuckoo tables of a few hundred buckets or more reliably fill past that load before their first
-   * failed insert (measured 0.970-0.984 at b = 4 for 1,000 to 1,000,000 keys). Smaller tables
-   * fill less evenly: over 200 seeds and every capacity up to 5,000, a fixed-size filter
-   * ({@code expansion(0)}) failed before holding {@code expectedInsertions} keys in 0.4 % of
-   * the runs at b = 4, all with capacities below 600 (1.8 % below 920 at b = 2; 0.03 % below
-   * 190 at b = 8). With the default expansion such a filter grows instead of rejecting the add.
-   * Default {@value #DEFAULT_EXPECTED_INSERTIONS}.
+   * The number of keys the filter is sized for: the table gets enough buckets for that many keys at
+   * a load of {@value Sizing#DESIGN_LOAD} for 4-slot buckets (0.84 for 2, 0.98 for 8), and cuckoo
+   * tables of a few hundred buckets or more reliably fill past that load before their first failed
+   * insert (measured 0.970-0.984 at b = 4 for 1,000 to 1,000,000 keys). Smaller tables fill less
+   * evenly: over 200 seeds and every capacity up to 5,000, a fixed-size filter ({@code
+   * expansion(0)}) failed before holding {@code expectedInsertions} keys in 0.4 % of the runs at b
+   * = 4, all with capacities below 600 (1.8 % below 920 at b = 2; 0.03 % below 190 at b = 8). With
+   * the default expansion such a filter grows instead of rejecting the add. Default {@value
+   * #DEFAULT_EXPECTED_INSERTIONS}.
    *
    * @param expectedInsertions in [1, 2^40]
    */
   public B expectedInsertions(long expectedInsertions) {
     requireUnset(this.expectedInsertions < 0, "expectedInsertions", this.expectedInsertions);
     if (expectedInsertions < 1 || expectedInsertions > MAX_EXPECTED_INSERTIONS) {
-      throw new IllegalArgumentException("expectedInsertions (" + expectedInsertions
-          + ") must be in [1, " + MAX_EXPECTED_INSERTIONS + "]");
+      throw new IllegalArgumentException(
+          "expectedInsertions ("
+              + expectedInsertions
+              + ") must be in [1, "
+              + MAX_EXPECTED_INSERTIONS
+              + "]");
     }
     this.expectedInsertions = expectedInsertions;
     return self();
   }
 
   /**
-   * The target false-positive probability at the sized capacity; picks the fingerprint width
-   * {@code f = ⌈log2(2·b·0.95 / fpp)⌉} (at least 4). Exclusive with {@link #fingerprintBits}.
-   * Default {@value #DEFAULT_FPP}.
+   * The target false-positive probability at the sized capacity; picks the fingerprint width {@code
+   * f = ⌈log2(2·b·0.95 / fpp)⌉} (at least 4). Exclusive with {@link #fingerprintBits}. Default
+   * {@value #DEFAULT_FPP}.
    *
    * @param fpp in (0, 1), and not below what 16-bit fingerprints reach (≈ 1.2e-4 at b = 4)
    */
   public B fpp(double fpp) {
     requireUnset(this.fpp < 0, "fpp", this.fpp);
     if (fingerprintBits >= 0) {
-      throw new IllegalStateException("fpp cannot be set together with fingerprintBits ("
-          + fingerprintBits + "); set one of them");
+      throw new IllegalStateException(
+          "fpp cannot be set together with fingerprintBits ("
+              + fingerprintBits
+              + "); set one of them");
     }
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException("fpp (" + fpp + ") must be in (0, 1)");
@@ -94,8 +105,8 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   }
 
   /**
-   * Bits per fingerprint, instead of deriving them from {@link #fpp}: 8 ≈ 3 %, 12 ≈ 0.2 %,
-   * 16 ≈ 0.01 % at b = 4 and full load.
+   * Bits per fingerprint, instead of deriving them from {@link #fpp}: 8 ≈ 3 %, 12 ≈ 0.2 %, 16 ≈
+   * 0.01 % at b = 4 and full load.
    *
    * <p>Below 8 bits large tables cannot reach the design load: the alternate bucket depends on the
    * fingerprint only, so it takes just 2<sup>f</sup> − 1 offsets. Lowest load at the first failed
@@ -109,19 +120,20 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   public B fingerprintBits(int fingerprintBits) {
     requireUnset(this.fingerprintBits < 0, "fingerprintBits", this.fingerprintBits);
     if (fpp >= 0) {
-      throw new IllegalStateException("fingerprintBits cannot be set together with fpp (" + fpp
-          + "); set one of them");
+      throw new IllegalStateException(
+          "fingerprintBits cannot be set together with fpp (" + fpp + "); set one of them");
     }
     if (fingerprintBits < 4 || fingerprintBits > 16) {
-      throw new IllegalArgumentException("fingerprintBits (" + fingerprintBits + ") must be in [4, 16]");
+      throw new IllegalArgumentException(
+          "fingerprintBits (" + fingerprintBits + ") must be in [4, 16]");
     }
     this.fingerprintBits = fingerprintBits;
     return self();
   }
 
   /**
-   * Slots per bucket (default {@value #DEFAULT_BUCKET_SIZE}). Larger buckets fill further
-   * (b = 2: ~84 %, 4: ~95 %, 8: ~98 %) but raise the false-positive rate per bit.
+   * Slots per bucket (default {@value #DEFAULT_BUCKET_SIZE}). Larger buckets fill further (b = 2:
+   * ~84 %, 4: ~95 %, 8: ~98 %) but raise the false-positive rate per bit.
    *
    * @param bucketSize 2, 4 or 8
    */
@@ -151,9 +163,9 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
 
   /**
    * Growth when full (RedisBloom's EXPANSION): 0 keeps the size fixed and a full filter rejects
-   * adds; e ≥ 1 appends a sub-filter e times the size of the previous one, up to
-   * {@value FilterCore#MAX_SUB_FILTERS} sub-filters. Each sub-filter adds to the false-positive
-   * rate. Default {@value #DEFAULT_EXPANSION}.
+   * adds; e ≥ 1 appends a sub-filter e times the size of the previous one, up to {@value
+   * FilterCore#MAX_SUB_FILTERS} sub-filters. Each sub-filter adds to the false-positive rate.
+   * Default {@value #DEFAULT_EXPANSION}.
    *
    * @param expansion in [0, 32768]
    */
@@ -180,10 +192,10 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   /**
    * The most bytes of fingerprint storage the filter may use, over all its sub-filters: growth
    * stops there (an add that would need another sub-filter returns false, nothing is lost), and
-   * {@link CuckooFilter.Builder#build() build()} refuses an {@link #expectedInsertions} whose
-   * first table alone exceeds it. Growth checks the bound before it allocates, so a filter never
-   * runs the heap out. Default: {@value Sizing#DEFAULT_MAX_BYTES_FRACTION} of
-   * {@link Runtime#maxMemory()} at build time, so a filter and its rebuild fit side by side.
+   * {@link CuckooFilter.Builder#build() build()} refuses an {@link #expectedInsertions} whose first
+   * table alone exceeds it. Growth checks the bound before it allocates, so a filter never runs the
+   * heap out. Default: {@value Sizing#DEFAULT_MAX_BYTES_FRACTION} of {@link Runtime#maxMemory()} at
+   * build time, so a filter and its rebuild fit side by side.
    *
    * @param maxBytes at least 1
    */
@@ -210,8 +222,13 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
       double p = fpp < 0 ? DEFAULT_FPP : fpp;
       f = Sizing.fingerprintBits(p, b);
       if (f < 0) {
-        throw new IllegalArgumentException("fpp (" + p + ") is below what 16-bit fingerprints reach at bucketSize "
-            + b + "; the smallest is " + Sizing.minFpp(b));
+        throw new IllegalArgumentException(
+            "fpp ("
+                + p
+                + ") is below what 16-bit fingerprints reach at bucketSize "
+                + b
+                + "; the smallest is "
+                + Sizing.minFpp(b));
       }
     }
     long expected = expectedInsertions < 0 ? DEFAULT_EXPECTED_INSERTIONS : expectedInsertions;
@@ -221,21 +238,50 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
       // Name the value the caller passed and what would be accepted with these settings.
       long max = Sizing.maxExpectedInsertions(f, b, bound, MAX_EXPECTED_INSERTIONS);
       if (max == 0) {
-        throw new IllegalArgumentException("maxBytes (" + bound + ") is smaller than the smallest table ("
-            + Sizing.firstTableBytes(1, f, b) + " bytes at " + f + "-bit fingerprints and bucketSize " + b
-            + "); raise it");
+        throw new IllegalArgumentException(
+            "maxBytes ("
+                + bound
+                + ") is smaller than the smallest table ("
+                + Sizing.firstTableBytes(1, f, b)
+                + " bytes at "
+                + f
+                + "-bit fingerprints and bucketSize "
+                + b
+                + "); raise it");
       }
-      String need = bytes < 0
-          ? "a table larger than a Java array can index"
-          : bytes + " bytes of fingerprints, more than maxBytes (" + bound
-              + (maxBytes < 0 ? ", by default " + Sizing.DEFAULT_MAX_BYTES_FRACTION + " of Runtime.maxMemory()" : "")
-              + ")";
-      throw new IllegalArgumentException("expectedInsertions (" + expected + ") needs " + need + " at "
-          + f + "-bit fingerprints and bucketSize " + b + "; the accepted range at these settings is [1, " + max
-          + "]: lower it, raise maxBytes (or the heap), or shard keys over several filters");
+      String need =
+          bytes < 0
+              ? "a table larger than a Java array can index"
+              : bytes
+                  + " bytes of fingerprints, more than maxBytes ("
+                  + bound
+                  + (maxBytes < 0
+                      ? ", by default "
+                          + Sizing.DEFAULT_MAX_BYTES_FRACTION
+                          + " of Runtime.maxMemory()"
+                      : "")
+                  + ")";
+      throw new IllegalArgumentException(
+          "expectedInsertions ("
+              + expected
+              + ") needs "
+              + need
+              + " at "
+              + f
+              + "-bit fingerprints and bucketSize "
+              + b
+              + "; the accepted range at these settings is [1, "
+              + max
+              + "]: lower it, raise maxBytes (or the heap), or shard keys over several filters");
     }
     long s = seedSet ? seed : SEEDS.nextLong();
-    return new FilterCore(f, b, (int) Sizing.buckets(expected, b), maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
-        expansion < 0 ? DEFAULT_EXPANSION : expansion, s, bound);
+    return new FilterCore(
+        f,
+        b,
+        (int) Sizing.buckets(expected, b),
+        maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
+        expansion < 0 ? DEFAULT_EXPANSION : expansion,
+        s,
+        bound);
   }
 }

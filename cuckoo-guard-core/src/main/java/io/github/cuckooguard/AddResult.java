@@ -7,8 +7,8 @@ public enum AddResult {
   /** The filter already answered "might contain" for the key, so nothing was stored (reply 0). */
   ALREADY_PRESENT,
   /**
-   * The filter is full and cannot grow (expansion 0, its sub-filter limit or its
-   * {@code maxBytes} reached); nothing was stored and nothing was lost (reply -1).
+   * The filter is full and cannot grow (expansion 0, its sub-filter limit or its {@code maxBytes}
+   * reached); nothing was stored and nothing was lost (reply -1).
    */
   FULL
 }

@@ -6,15 +6,15 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Rebuilds a filter from the chunks of {@code scanDump} (CF.LOADCHUNK). Feed every chunk, in
- * order, with the cursor it was returned with, then call {@link #complete()}. No filter exists
- * until then, so a bad chunk never leaves a half-loaded filter behind. Not thread-safe.
+ * Rebuilds a filter from the chunks of {@code scanDump} (CF.LOADCHUNK). Feed every chunk, in order,
+ * with the cursor it was returned with, then call {@link #complete()}. No filter exists until then,
+ * so a bad chunk never leaves a half-loaded filter behind. Not thread-safe.
  *
- * <p>Every chunk carries the dump id of its header, and the header the digest of the whole body:
- * a chunk of another filter (even one with the same seed and write count, such as two replicas
- * loaded from one dump and written once each), or of this filter at another time, is refused by
- * {@link #loadChunk}; a body that is not the header's is refused by {@link #complete}. Both throw
- * {@link CorruptDumpException}.
+ * <p>Every chunk carries the dump id of its header, and the header the digest of the whole body: a
+ * chunk of another filter (even one with the same seed and write count, such as two replicas loaded
+ * from one dump and written once each), or of this filter at another time, is refused by {@link
+ * #loadChunk}; a body that is not the header's is refused by {@link #complete}. Both throw {@link
+ * CorruptDumpException}.
  *
  * @param <F> the filter type produced
  */

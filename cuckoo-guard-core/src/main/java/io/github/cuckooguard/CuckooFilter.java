@@ -12,23 +12,23 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A cuckoo filter: a compact set membership test with one-sided error that, unlike a Bloom
- * filter, can delete. {@link #mightContain} never answers false for a key that was added and not
- * removed; it answers true for a key never added with a small probability ({@link #expectedFpp()}).
+ * A cuckoo filter: a compact set membership test with one-sided error that, unlike a Bloom filter,
+ * can delete. {@link #mightContain} never answers false for a key that was added and not removed;
+ * it answers true for a key never added with a small probability ({@link #expectedFpp()}).
  *
- * <p>Operations mirror RedisBloom's CF.* commands one to one (named in each method's doc).
- * Keys are turned into bytes by a {@link Funnel} and hashed with XXH3 (hash4j), seeded per filter.
- * Storage is about {@code f / 0.95} bits per key at the sized capacity ({@code f} the fingerprint
- * width), for any capacity, with no object per key.
+ * <p>Operations mirror RedisBloom's CF.* commands one to one (named in each method's doc). Keys are
+ * turned into bytes by a {@link Funnel} and hashed with XXH3 (hash4j), seeded per filter. Storage
+ * is about {@code f / 0.95} bits per key at the sized capacity ({@code f} the fingerprint width),
+ * for any capacity, with no object per key.
  *
- * <p>Thread safety: every method may be called from any number of threads. Lookups
- * ({@code mightContain}) take no lock and never miss a fingerprint that a concurrent insert is
- * moving; writers, and {@code count}, are serialised by one lock per filter. While the filter has
- * one sub-filter, all operations are linearizable against a multiset of fingerprints. Once it has
- * grown, each sub-filter is read as its own snapshot: a key that was added and not removed is
- * still never reported absent, but the answer for a key that was never added (a possible false
- * positive) can be false at an instant when a concurrent add and remove move a shared fingerprint
- * between sub-filters, although no sequential order of those calls gives false.
+ * <p>Thread safety: every method may be called from any number of threads. Lookups ({@code
+ * mightContain}) take no lock and never miss a fingerprint that a concurrent insert is moving;
+ * writers, and {@code count}, are serialised by one lock per filter. While the filter has one
+ * sub-filter, all operations are linearizable against a multiset of fingerprints. Once it has
+ * grown, each sub-filter is read as its own snapshot: a key that was added and not removed is still
+ * never reported absent, but the answer for a key that was never added (a possible false positive)
+ * can be false at an instant when a concurrent add and remove move a shared fingerprint between
+ * sub-filters, although no sequential order of those calls gives false.
  *
  * <pre>{@code
  * CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())
@@ -53,9 +53,9 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
 
   /**
    * A builder for filters of keys funnelled by {@code funnel}. Its {@link Builder#build()} can
-   * build a filter of any subtype of {@code T}, so that
-   * {@code CuckooFilter<String> f = CuckooFilter.newBuilder(Funnels.stringFunnel())...build()}
-   * compiles although the funnel takes any {@code CharSequence}.
+   * build a filter of any subtype of {@code T}, so that {@code CuckooFilter<String> f =
+   * CuckooFilter.newBuilder(Funnels.stringFunnel())...build()} compiles although the funnel takes
+   * any {@code CharSequence}.
    *
    * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than {@value
    *     Funnel#MAX_ID_BYTES} UTF-8 bytes (a dump could not hold it)
@@ -80,14 +80,14 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * Stores one more fingerprint of {@code key} (CF.ADD). Adding a key twice stores two copies;
-   * each {@link #remove} takes one away. To track a set of keys that may later be removed, add
-   * each key once when it enters the set (see {@link CuckooGuard}).
+   * Stores one more fingerprint of {@code key} (CF.ADD). Adding a key twice stores two copies; each
+   * {@link #remove} takes one away. To track a set of keys that may later be removed, add each key
+   * once when it enters the set (see {@link CuckooGuard}).
    *
-   * <p>At most {@code 2 × bucketSize} copies of one fingerprint fit the key's two buckets (8 at
-   * the default bucket size), over all sub-filters: an add beyond that returns false without
-   * growing the filter, so one hot key (or keys colliding with it) cannot make it grow. The key
-   * still answers {@code mightContain} true then, but that copy was not stored.
+   * <p>At most {@code 2 × bucketSize} copies of one fingerprint fit the key's two buckets (8 at the
+   * default bucket size), over all sub-filters: an add beyond that returns false without growing
+   * the filter, so one hot key (or keys colliding with it) cannot make it grow. The key still
+   * answers {@code mightContain} true then, but that copy was not stored.
    *
    * @return true if stored; false if the filter is full and cannot grow ({@code expansion} 0, its
    *     sub-filter limit or its {@code maxBytes} reached), or the key's buckets already hold the
@@ -120,8 +120,8 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * False if {@code key} is definitely not in the filter; true if it was added and not removed,
-   * or, with probability about {@link #expectedFpp()}, if it never was (CF.EXISTS).
+   * False if {@code key} is definitely not in the filter; true if it was added and not removed, or,
+   * with probability about {@link #expectedFpp()}, if it never was (CF.EXISTS).
    *
    * @throws NullPointerException if {@code key} is null
    */
@@ -130,9 +130,9 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #mightContain} for each key, in iteration order (CF.MEXISTS). The collection is
-   * iterated once and the answer has one entry per key that iteration gave, whatever
-   * {@code size()} said (a concurrently modified collection cannot add or drop entries).
+   * {@link #mightContain} for each key, in iteration order (CF.MEXISTS). The collection is iterated
+   * once and the answer has one entry per key that iteration gave, whatever {@code size()} said (a
+   * concurrently modified collection cannot add or drop entries).
    *
    * @throws NullPointerException if {@code keys} or any key is null (checked before any lookup)
    */
@@ -163,8 +163,12 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     Objects.checkFromIndexSize(0, length, out.length);
     int i = 0;
     for (; i + 4 <= length; i += 4) {
-      int found = core.contains4(hash(keys.get(i)), hash(keys.get(i + 1)), hash(keys.get(i + 2)),
-          hash(keys.get(i + 3)));
+      int found =
+          core.contains4(
+              hash(keys.get(i)),
+              hash(keys.get(i + 1)),
+              hash(keys.get(i + 2)),
+              hash(keys.get(i + 3)));
       unpack(found, out, i);
     }
     for (; i < length; i++) {
@@ -173,8 +177,8 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #mightContain} of every element of {@code keys}, written to {@code out[i]}; as
-   * {@link #mightContainAll(List, boolean[])}.
+   * {@link #mightContain} of every element of {@code keys}, written to {@code out[i]}; as {@link
+   * #mightContainAll(List, boolean[])}.
    *
    * @throws NullPointerException if {@code keys} or any key is null
    * @throws IndexOutOfBoundsException if {@code out} is shorter than {@code keys}
@@ -184,7 +188,8 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     Objects.checkFromIndexSize(0, length, out.length);
     int i = 0;
     for (; i + 4 <= length; i += 4) {
-      int found = core.contains4(hash(keys[i]), hash(keys[i + 1]), hash(keys[i + 2]), hash(keys[i + 3]));
+      int found =
+          core.contains4(hash(keys[i]), hash(keys[i + 1]), hash(keys[i + 2]), hash(keys[i + 3]));
       unpack(found, out, i);
     }
     for (; i < length; i++) {
@@ -231,9 +236,9 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * The hashes of the keys one iteration gives, exactly as many as it gave: {@code size()} is
-   * only a first guess for the array, never trusted (a concurrently modified collection's size
-   * and iteration disagree).
+   * The hashes of the keys one iteration gives, exactly as many as it gave: {@code size()} is only
+   * a first guess for the array, never trusted (a concurrently modified collection's size and
+   * iteration disagree).
    */
   private long[] hashes(Collection<? extends T> keys) {
     Objects.requireNonNull(keys, "keys");
@@ -265,8 +270,8 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
    * Removes one copy of {@code key}'s fingerprint (CF.DEL).
    *
    * <p><b>Remove only keys that were added.</b> Removing a key that was never added can remove
-   * another key's copy when the two share a fingerprint and bucket, and that other key then
-   * becomes a false negative.
+   * another key's copy when the two share a fingerprint and bucket, and that other key then becomes
+   * a false negative.
    *
    * @return true if a copy was removed
    * @throws NullPointerException if {@code key} is null
@@ -276,30 +281,30 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   }
 
   /**
-   * Reads a filter written by {@link #writeTo}. Every header field is range-checked, the
-   * checksums verified, and the body's digest compared with the one in the header, so damaged
-   * input, and a header of one dump followed by the body of another, fail with a
-   * {@link CorruptDumpException}. Memory is allocated as the body arrives (at most 64 MiB per
-   * sub-filter ahead of it), so a header that declares huge tables fails as truncated instead of
-   * exhausting the heap (the same holds for {@link #loader}).
+   * Reads a filter written by {@link #writeTo}. Every header field is range-checked, the checksums
+   * verified, and the body's digest compared with the one in the header, so damaged input, and a
+   * header of one dump followed by the body of another, fail with a {@link CorruptDumpException}.
+   * Memory is allocated as the body arrives (at most 64 MiB per sub-filter ahead of it), so a
+   * header that declares huge tables fails as truncated instead of exhausting the heap (the same
+   * holds for {@link #loader}).
    *
    * <p>Exactly one dump is read: the stream is left just after the dump's last byte, and what
-   * follows (another dump, or the stale tail of a longer file overwritten in place) is neither
-   * read nor refused; the dump itself is verified whole, so such a tail cannot change the filter
-   * read. Check the length of a file whose tail matters. The filter read may grow within
-   * {@value io.github.cuckooguard.internal.Sizing#DEFAULT_MAX_BYTES_FRACTION} of this JVM's
-   * {@link Runtime#maxMemory()} (or its own size, if larger); {@code maxBytes} is not stored in a
-   * dump.
+   * follows (another dump, or the stale tail of a longer file overwritten in place) is neither read
+   * nor refused; the dump itself is verified whole, so such a tail cannot change the filter read.
+   * Check the length of a file whose tail matters. The filter read may grow within {@value
+   * io.github.cuckooguard.internal.Sizing#DEFAULT_MAX_BYTES_FRACTION} of this JVM's {@link
+   * Runtime#maxMemory()} (or its own size, if larger); {@code maxBytes} is not stored in a dump.
    *
    * @param funnel the funnel it was written with (checked by {@link Funnel#id()})
    * @throws CorruptDumpException if the data is truncated, corrupt (checksums, digest), made of
-   *     parts of different dumps, of an unsupported format version (1 and 2 are refused by name)
-   *     or hash scheme
+   *     parts of different dumps, of an unsupported format version (1 and 2 are refused by name) or
+   *     hash scheme
    * @throws IOException if the stream fails
    * @throws IllegalArgumentException if the dump was written with another funnel, or the funnel's
    *     id is longer than 255 UTF-8 bytes
    */
-  public static <T> CuckooFilter<T> readFrom(InputStream in, Funnel<? super T> funnel) throws IOException {
+  public static <T> CuckooFilter<T> readFrom(InputStream in, Funnel<? super T> funnel)
+      throws IOException {
     Objects.requireNonNull(in, "in");
     Objects.requireNonNull(funnel, "funnel");
     return new CuckooFilter<>(DumpFormat.read(in, FunnelIds.checked(funnel).id()), funnel);
@@ -312,7 +317,8 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
    */
   public static <T> ChunkLoader<CuckooFilter<T>> loader(Funnel<? super T> funnel) {
     Objects.requireNonNull(funnel, "funnel");
-    return new ChunkLoader<>(FunnelIds.checked(funnel).id(), core -> new CuckooFilter<>(core, funnel));
+    return new ChunkLoader<>(
+        FunnelIds.checked(funnel).id(), core -> new CuckooFilter<>(core, funnel));
   }
 
   /**

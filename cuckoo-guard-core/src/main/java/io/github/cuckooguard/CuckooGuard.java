@@ -1,11 +1,11 @@
 package io.github.cuckooguard;
 
 import io.github.cuckooguard.internal.guard.FilterSpec;
-import io.github.cuckooguard.internal.hash.FunnelIds;
 import io.github.cuckooguard.internal.guard.FilterState;
 import io.github.cuckooguard.internal.guard.ListenerSupport;
 import io.github.cuckooguard.internal.guard.RebuildScheduler;
 import io.github.cuckooguard.internal.guard.RebuildState;
+import io.github.cuckooguard.internal.hash.FunnelIds;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -21,53 +21,54 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A cuckoo filter kept in step with a set of keys that lives elsewhere (a cache's contents, the
- * ids in a table), so that a lookup of a key that is <b>definitely not</b> in that set can be
- * skipped. This is the key-level layer every adapter shares.
+ * A cuckoo filter kept in step with a set of keys that lives elsewhere (a cache's contents, the ids
+ * in a table), so that a lookup of a key that is <b>definitely not</b> in that set can be skipped.
+ * This is the key-level layer every adapter shares.
  *
  * <p>Promise: {@link #mightContain} never answers false for a key in the tracked set, provided the
  * tracked set is reported by the rules below; it answers true for a key outside the set with a
- * probability near the configured fpp, which {@link #stats()} measures from
- * {@link #reportFalsePositive} reports.
+ * probability near the configured fpp, which {@link #stats()} measures from {@link
+ * #reportFalsePositive} reports.
  *
  * <p>The write protocol, per key (the guard keeps the keys in flight itself):
+ *
  * <ul>
  *   <li><b>Enter before visible.</b> {@link #beginEnter} when the key enters the set, before it
  *       becomes visible at the source (not again while it stays: a replace is not an enter); then
- *       {@link PendingEnter#visible()} once the source shows it, or {@link PendingEnter#abort()}
- *       if it never did (the write failed, the transaction rolled back).
- *   <li><b>Leave after gone.</b> {@link #beginLeave} before the removal is issued, then
- *       {@link PendingLeave#gone()} once the key is gone (or {@link PendingLeave#cancel()} if it
- *       stayed); or {@link #keyLeft} alone from inside the source's atomic removal. Only for a key
- *       whose enter happened.
- *   <li>Calls for one key are ordered by the caller (e.g. made inside the cache's per-key lock,
- *       or by the database's row lock); calls for different keys may run concurrently.
+ *       {@link PendingEnter#visible()} once the source shows it, or {@link PendingEnter#abort()} if
+ *       it never did (the write failed, the transaction rolled back).
+ *   <li><b>Leave after gone.</b> {@link #beginLeave} before the removal is issued, then {@link
+ *       PendingLeave#gone()} once the key is gone (or {@link PendingLeave#cancel()} if it stayed);
+ *       or {@link #keyLeft} alone from inside the source's atomic removal. Only for a key whose
+ *       enter happened.
+ *   <li>Calls for one key are ordered by the caller (e.g. made inside the cache's per-key lock, or
+ *       by the database's row lock); calls for different keys may run concurrently.
  *   <li>{@link #markStale} whenever the set may have changed without these calls.
  * </ul>
+ *
  * Followed this way, a plain scan of the source is a correct {@link KeySource}: no tracked key is
  * missing from a rebuilt filter, and no remove is ever applied to a filter lacking its key's add
  * (the proof is in {@code internal.guard.RebuildState}).
  *
  * <p>Pass-through: while on, {@link #mightContain} answers true for every key (slower, never
- * wrong). It switches on when an insert fails (the filter is full and cannot grow), on
- * {@link #markStale}, and when a rebuild fails; it switches off only when a rebuild that started
- * after the last of those causes succeeds. <b>Without a {@link KeySource} nothing can rebuild, so
+ * wrong). It switches on when an insert fails (the filter is full and cannot grow), on {@link
+ * #markStale}, and when a rebuild fails; it switches off only when a rebuild that started after the
+ * last of those causes succeeds. <b>Without a {@link KeySource} nothing can rebuild, so
  * pass-through, once on, stays on for the life of the guard</b>; such a guard grows its filter by
- * expansion instead (on by default), and inserts fail only after
- * {@value io.github.cuckooguard.internal.FilterCore#MAX_SUB_FILTERS} sub-filters or with
- * {@code expansion(0)}.
+ * expansion instead (on by default), and inserts fail only after {@value
+ * io.github.cuckooguard.internal.FilterCore#MAX_SUB_FILTERS} sub-filters or with {@code
+ * expansion(0)}.
  *
  * <p>Rebuild: with a {@link KeySource}, the guard builds a fresh filter in the background on its
  * executor when the load passes {@link Builder#rebuildLoadThreshold}, when the filter had to grow,
  * when an insert fails, when the observed fpp drifts above {@link Builder#fppDriftFactor} × the
- * target (after at least {@value #MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys), on
- * {@link #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile
- * share one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with
- * the same headroom below the threshold as the first) at the same fpp, and may grow (a grown
- * filter is rebuilt again, right-sized). Enters and leaves continue during the rebuild and
- * never wait for it, except for two brief exclusive steps (install, swap). Keys in flight at
- * install are handed to the new filter by the guard; the {@link KeySource} emits what the source
- * shows.
+ * target (after at least {@value #MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys), on {@link
+ * #markStale} and on {@link #rebuild()}. One rebuild runs at a time; requests made meanwhile share
+ * one follow-up. The new filter holds max(expectedInsertions, 2 × current size) keys (with the same
+ * headroom below the threshold as the first) at the same fpp, and may grow (a grown filter is
+ * rebuilt again, right-sized). Enters and leaves continue during the rebuild and never wait for it,
+ * except for two brief exclusive steps (install, swap). Keys in flight at install are handed to the
+ * new filter by the guard; the {@link KeySource} emits what the source shows.
  *
  * <p>Thread safety: every method may be called from any thread. {@link #mightContain} takes no
  * lock; the write calls take the shared side of a read-write lock and run concurrently with each
@@ -97,8 +98,11 @@ public final class CuckooGuard<K> {
    * coalescing and back-off in RebuildScheduler. This class counts, triggers and orchestrates.
    */
 
-  /** Lookups of absent keys (definite misses plus false positives) needed before fpp drift counts. */
+  /**
+   * Lookups of absent keys (definite misses plus false positives) needed before fpp drift counts.
+   */
   public static final long MIN_NEGATIVES_FOR_DRIFT = 10_000;
+
   /** Keys scanned between two {@link RebuildListener#onProgress} calls. */
   public static final long PROGRESS_INTERVAL = 65_536;
 
@@ -128,35 +132,58 @@ public final class CuckooGuard<K> {
 
   private CuckooGuard(Builder<K> b, GuardSpec settings) {
     this.funnel = b.funnel;
-    this.name = b.name != null ? b.name : "CuckooGuard@" + Integer.toHexString(System.identityHashCode(this));
+    this.name =
+        b.name != null
+            ? b.name
+            : "CuckooGuard@" + Integer.toHexString(System.identityHashCode(this));
     this.settings = settings;
     this.loadThreshold = settings.rebuildLoadThreshold();
-    this.spec = new FilterSpec(settings.expectedInsertions(), settings.fpp(), settings.fingerprintBits(),
-        settings.expansion(), settings.seed(), loadThreshold);
+    this.spec =
+        new FilterSpec(
+            settings.expectedInsertions(),
+            settings.fpp(),
+            settings.fingerprintBits(),
+            settings.expansion(),
+            settings.seed(),
+            loadThreshold);
     this.keySource = b.keySource;
     CuckooFilter<K> first;
     try {
       first = spec.initial(funnel);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("expectedInsertions (" + settings.expectedInsertions() + ") is too large"
-          + " for this JVM: the guard sizes its first filter for " + spec.capacity(settings.expectedInsertions())
-          + " keys (expectedInsertions × 0.95 / rebuildLoadThreshold " + loadThreshold + ", so that the tracked keys"
-          + " stay below the rebuild threshold), and that filter cannot be built: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "expectedInsertions ("
+              + settings.expectedInsertions()
+              + ") is too large"
+              + " for this JVM: the guard sizes its first filter for "
+              + spec.capacity(settings.expectedInsertions())
+              + " keys (expectedInsertions × 0.95 / rebuildLoadThreshold "
+              + loadThreshold
+              + ", so that the tracked keys"
+              + " stay below the rebuild threshold), and that filter cannot be built: "
+              + e.getMessage(),
+          e);
     }
     this.state = new FilterState<>(first, keySource != null);
     this.listeners = new ListenerSupport(name, b.listeners);
     this.driftLimit = settings.fppDriftFactor() * settings.targetFpp();
-    this.scheduler = keySource == null ? null
-        : new RebuildScheduler(b.executor != null ? b.executor : ForkJoinPool.commonPool(), this::rebuildOnce,
-            this::rejected, state::isPassThrough, System::nanoTime);
+    this.scheduler =
+        keySource == null
+            ? null
+            : new RebuildScheduler(
+                b.executor != null ? b.executor : ForkJoinPool.commonPool(),
+                this::rebuildOnce,
+                this::rejected,
+                state::isPassThrough,
+                System::nanoTime);
   }
 
   /**
    * A builder for guards of keys funnelled by {@code funnel}.
    *
    * @throws NullPointerException if {@code funnel} is null
-   * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than
-   *     {@value Funnel#MAX_ID_BYTES} UTF-8 bytes
+   * @throws IllegalArgumentException if the funnel's {@link Funnel#id() id} is longer than {@value
+   *     Funnel#MAX_ID_BYTES} UTF-8 bytes
    */
   public static <K> Builder<K> newBuilder(Funnel<? super K> funnel) {
     return new Builder<>(FunnelIds.checked(Objects.requireNonNull(funnel, "funnel")));
@@ -196,8 +223,8 @@ public final class CuckooGuard<K> {
 
   /**
    * Reports that {@code key} answered "might contain" but turned out absent at the source; feeds
-   * {@link GuardStats#observedFpp()} and the drift trigger. Ignored while pass-through is on,
-   * since those answers say nothing about the filter.
+   * {@link GuardStats#observedFpp()} and the drift trigger. Ignored while pass-through is on, since
+   * those answers say nothing about the filter.
    *
    * @throws NullPointerException if {@code key} is null
    */
@@ -211,8 +238,13 @@ public final class CuckooGuard<K> {
       long fp = falsePositives.sum() - driftBaseFalsePositives;
       long negatives = fp + definiteMisses.sum() - driftBaseMisses;
       if (negatives >= MIN_NEGATIVES_FOR_DRIFT && fp > driftLimit * negatives) {
-        scheduler.requestIfIdle("observed fpp " + (double) fp / negatives + " over " + negatives
-            + " negatives exceeds the drift limit " + driftLimit);
+        scheduler.requestIfIdle(
+            "observed fpp "
+                + (double) fp / negatives
+                + " over "
+                + negatives
+                + " negatives exceeds the drift limit "
+                + driftLimit);
       }
     }
   }
@@ -221,12 +253,12 @@ public final class CuckooGuard<K> {
 
   /**
    * Begins an enter of {@code key}: stores one fingerprint for it now, before the key becomes
-   * visible at the source, and keeps the key <em>in flight</em> until the handle is ended. Call
-   * it once per entry (not on a replace), then make the key visible, then call
-   * {@link PendingEnter#visible()}; if the key never became visible, {@link PendingEnter#abort()}
-   * removes the fingerprint again. While the key is in flight a rebuild keeps its fingerprint, so
-   * the {@link KeySource} only needs to emit what the source shows. Never fails for a full filter:
-   * the guard switches to pass-through and, with a {@link KeySource}, rebuilds.
+   * visible at the source, and keeps the key <em>in flight</em> until the handle is ended. Call it
+   * once per entry (not on a replace), then make the key visible, then call {@link
+   * PendingEnter#visible()}; if the key never became visible, {@link PendingEnter#abort()} removes
+   * the fingerprint again. While the key is in flight a rebuild keeps its fingerprint, so the
+   * {@link KeySource} only needs to emit what the source shows. Never fails for a full filter: the
+   * guard switches to pass-through and, with a {@link KeySource}, rebuilds.
    *
    * @throws NullPointerException if {@code key} is null
    */
@@ -238,10 +270,9 @@ public final class CuckooGuard<K> {
 
   /**
    * Announces that {@code key} is about to be removed at the source. The key stays tracked until
-   * {@link PendingLeave#gone()}, which removes its fingerprint from whichever filter holds it
-   * then, also a filter that a rebuild swapped in meanwhile; {@link PendingLeave#cancel()} means
-   * the key stayed. Call it before the removal can become visible, and only for a key whose enter
-   * happened.
+   * {@link PendingLeave#gone()}, which removes its fingerprint from whichever filter holds it then,
+   * also a filter that a rebuild swapped in meanwhile; {@link PendingLeave#cancel()} means the key
+   * stayed. Call it before the removal can become visible, and only for a key whose enter happened.
    *
    * @throws NullPointerException if {@code key} is null
    */
@@ -252,10 +283,10 @@ public final class CuckooGuard<K> {
   }
 
   /**
-   * An enter and its visibility in one call ({@code beginEnter(key).visible()} without the
-   * handle). Without a {@link KeySource} this is all an enter needs: call it before the key
-   * becomes visible. With one it is correct only where no rebuild's scan can miss the key between
-   * this call and the moment the source shows it; in general use {@link #beginEnter}.
+   * An enter and its visibility in one call ({@code beginEnter(key).visible()} without the handle).
+   * Without a {@link KeySource} this is all an enter needs: call it before the key becomes visible.
+   * With one it is correct only where no rebuild's scan can miss the key between this call and the
+   * moment the source shows it; in general use {@link #beginEnter}.
    *
    * @throws NullPointerException if {@code key} is null
    */
@@ -314,8 +345,14 @@ public final class CuckooGuard<K> {
     if (failure != null && scheduler != null) {
       scheduler.requestIfIdle(failure);
     } else if (failure != null && !wasPassThrough) {
-      LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "': " + failure + "; without a KeySource pass-through"
-          + " stays on for good");
+      LOGGER.log(
+          Level.WARNING,
+          "Cuckoo guard '"
+              + name
+              + "': "
+              + failure
+              + "; without a KeySource pass-through"
+              + " stays on for good");
     }
   }
 
@@ -326,8 +363,8 @@ public final class CuckooGuard<K> {
    * does not switch pass-through off; the follow-up does. Without a key source pass-through stays
    * on for good.
    *
-   * <p>Order matters: a rebuild clears pass-through only if it started after the last call, and
-   * it can only see what is visible at the source when it scans. So call this once the change is
+   * <p>Order matters: a rebuild clears pass-through only if it started after the last call, and it
+   * can only see what is visible at the source when it scans. So call this once the change is
    * complete and visible (e.g. after commit); calling it also before the change starts closes the
    * window in which the change is visible but the guard does not know yet.
    *
@@ -338,11 +375,18 @@ public final class CuckooGuard<K> {
     Objects.requireNonNull(reason, "reason");
     state.markStale();
     if (scheduler == null) {
-      LOGGER.log(Level.WARNING, "Cuckoo guard '" + name + "' marked stale (" + reason + "); without a KeySource"
-          + " pass-through stays on for good");
+      LOGGER.log(
+          Level.WARNING,
+          "Cuckoo guard '"
+              + name
+              + "' marked stale ("
+              + reason
+              + "); without a KeySource"
+              + " pass-through stays on for good");
       return;
     }
-    LOGGER.log(Level.INFO, () -> "Cuckoo guard '" + name + "' marked stale (" + reason + "); rebuilding");
+    LOGGER.log(
+        Level.INFO, () -> "Cuckoo guard '" + name + "' marked stale (" + reason + "); rebuilding");
     scheduler.request("marked stale: " + reason);
   }
 
@@ -354,8 +398,7 @@ public final class CuckooGuard<K> {
   // ---- rebuild ----
 
   /**
-   * Rebuilds the filter from the {@link KeySource} now, or right after the rebuild that is
-   * running.
+   * Rebuilds the filter from the {@link KeySource} now, or right after the rebuild that is running.
    *
    * @return completes when a rebuild that started after this call swapped in its filter, or
    *     exceptionally with its failure; without a key source, a future already failed with an
@@ -363,9 +406,12 @@ public final class CuckooGuard<K> {
    */
   public CompletableFuture<Void> rebuild() {
     if (scheduler == null) {
-      return CompletableFuture.failedFuture(new IllegalStateException("Cuckoo guard '" + name
-          + "': rebuild() needs a KeySource to read the tracked keys from; build the guard with"
-          + " CuckooGuard.newBuilder(funnel).keySource(source)"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              "Cuckoo guard '"
+                  + name
+                  + "': rebuild() needs a KeySource to read the tracked keys from; build the guard with"
+                  + " CuckooGuard.newBuilder(funnel).keySource(source)"));
     }
     return scheduler.request("requested");
   }
@@ -377,12 +423,14 @@ public final class CuckooGuard<K> {
     try {
       r = state.install(spec.rebuilt(funnel, state.current().approximateElementCount()));
       RebuildState<K> scan = r;
-      Objects.requireNonNull(keySource).forEachKey(key -> {
-        long n = scan.scanned(key);
-        if (n % PROGRESS_INTERVAL == 0) {
-          listeners.progress(n);
-        }
-      });
+      Objects.requireNonNull(keySource)
+          .forEachKey(
+              key -> {
+                long n = scan.scanned(key);
+                if (n % PROGRESS_INTERVAL == 0) {
+                  listeners.progress(n);
+                }
+              });
       scan.closeScan();
       state.swap(scan);
     } catch (Throwable t) {
@@ -403,8 +451,8 @@ public final class CuckooGuard<K> {
   }
 
   private void rejected(String reason, RejectedExecutionException e) {
-    RejectedExecutionException cause = new RejectedExecutionException("the executor rejected the rebuild ("
-        + reason + ")", e);
+    RejectedExecutionException cause =
+        new RejectedExecutionException("the executor rejected the rebuild (" + reason + ")", e);
     state.abandon(null, cause);
     lastRebuildFailure = cause;
     rebuildFailures.incrementAndGet();
@@ -418,9 +466,19 @@ public final class CuckooGuard<K> {
     long fp = falsePositives.sum();
     long misses = definiteMisses.sum();
     CuckooFilter<K> current = state.current();
-    return new GuardStats(lookups.sum(), misses, fp, fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),
-        current.approximateElementCount(), current.loadFactor(), state.bytes(), rebuilds.get(), rebuildFailures.get(), lastRebuildDuration,
-        lastRebuildFailure, state.isPassThrough(),
+    return new GuardStats(
+        lookups.sum(),
+        misses,
+        fp,
+        fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),
+        current.approximateElementCount(),
+        current.loadFactor(),
+        state.bytes(),
+        rebuilds.get(),
+        rebuildFailures.get(),
+        lastRebuildDuration,
+        lastRebuildFailure,
+        state.isPassThrough(),
         state.rebuilding() != null || (scheduler != null && scheduler.isPending()));
   }
 
@@ -431,8 +489,8 @@ public final class CuckooGuard<K> {
 
   /**
    * Builds {@link CuckooGuard}s. Each setter checks its value at once and may be called only once
-   * ({@link #addListener} any number of times); messages name the bad value and the accepted
-   * range. Filter settings have the meaning and defaults of {@link AbstractFilterBuilder}. Not
+   * ({@link #addListener} any number of times); messages name the bad value and the accepted range.
+   * Filter settings have the meaning and defaults of {@link AbstractFilterBuilder}. Not
    * thread-safe.
    *
    * @param <K> the key type
@@ -458,7 +516,10 @@ public final class CuckooGuard<K> {
      * @throws NullPointerException if {@code spec} is null
      */
     public Builder<K> spec(GuardSpec spec) {
-      requireUnset(this.spec == null && !settingsTouched, "spec", this.spec != null ? this.spec : "single settings");
+      requireUnset(
+          this.spec == null && !settingsTouched,
+          "spec",
+          this.spec != null ? this.spec : "single settings");
       this.spec = Objects.requireNonNull(spec, "spec");
       return this;
     }
@@ -471,43 +532,57 @@ public final class CuckooGuard<K> {
       return settings;
     }
 
-    /** @see GuardSpec.Builder#expectedInsertions */
+    /**
+     * @see GuardSpec.Builder#expectedInsertions
+     */
     public Builder<K> expectedInsertions(long expectedInsertions) {
       settings().expectedInsertions(expectedInsertions);
       return this;
     }
 
-    /** @see GuardSpec.Builder#fpp */
+    /**
+     * @see GuardSpec.Builder#fpp
+     */
     public Builder<K> fpp(double fpp) {
       settings().fpp(fpp);
       return this;
     }
 
-    /** @see GuardSpec.Builder#fingerprintBits */
+    /**
+     * @see GuardSpec.Builder#fingerprintBits
+     */
     public Builder<K> fingerprintBits(int fingerprintBits) {
       settings().fingerprintBits(fingerprintBits);
       return this;
     }
 
-    /** @see GuardSpec.Builder#expansion */
+    /**
+     * @see GuardSpec.Builder#expansion
+     */
     public Builder<K> expansion(int expansion) {
       settings().expansion(expansion);
       return this;
     }
 
-    /** @see GuardSpec.Builder#seed */
+    /**
+     * @see GuardSpec.Builder#seed
+     */
     public Builder<K> seed(long seed) {
       settings().seed(seed);
       return this;
     }
 
-    /** @see GuardSpec.Builder#rebuildLoadThreshold */
+    /**
+     * @see GuardSpec.Builder#rebuildLoadThreshold
+     */
     public Builder<K> rebuildLoadThreshold(double threshold) {
       settings().rebuildLoadThreshold(threshold);
       return this;
     }
 
-    /** @see GuardSpec.Builder#fppDriftFactor */
+    /**
+     * @see GuardSpec.Builder#fppDriftFactor
+     */
     public Builder<K> fppDriftFactor(double factor) {
       settings().fppDriftFactor(factor);
       return this;
@@ -526,10 +601,10 @@ public final class CuckooGuard<K> {
     }
 
     /**
-     * Runs rebuilds (default {@link ForkJoinPool#commonPool()}). In production it must not run
-     * the task on the calling thread: rebuilds are requested from {@code keyEntered}, which
-     * adapters call inside cache locks. {@code Runnable::run} is meant for tests. Ignored without
-     * a key source.
+     * Runs rebuilds (default {@link ForkJoinPool#commonPool()}). In production it must not run the
+     * task on the calling thread: rebuilds are requested from {@code keyEntered}, which adapters
+     * call inside cache locks. {@code Runnable::run} is meant for tests. Ignored without a key
+     * source.
      *
      * @throws NullPointerException if {@code executor} is null
      */

@@ -9,10 +9,10 @@ package io.github.cuckooguard;
  * custom funnel writes into a {@link KeySink}, which allocates nothing either for keys up to 4 KiB.
  *
  * <p>Ids. A filter or guard checks its funnel's {@link #id()} when it is built: at most {@value
- * #MAX_ID_BYTES} UTF-8 bytes. A dump stores the id and a reader checks it, so a custom funnel
- * whose filters are dumped must override {@link #id()} with a stable name. A lambda may serve as a
- * funnel for filters that are never dumped; its default id names a class generated for one JVM
- * run, so {@code writeTo} and {@code scanDump} refuse it.
+ * #MAX_ID_BYTES} UTF-8 bytes. A dump stores the id and a reader checks it, so a custom funnel whose
+ * filters are dumped must override {@link #id()} with a stable name. A lambda may serve as a funnel
+ * for filters that are never dumped; its default id names a class generated for one JVM run, so
+ * {@code writeTo} and {@code scanDump} refuse it.
  *
  * <pre>{@code
  * enum OrderKeyFunnel implements Funnel<OrderKey> {

@@ -12,12 +12,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The settings of a {@link CuckooGuard}'s filters and rebuild triggers, immutable once built. One
- * model for every adapter: the filter settings have the meaning and defaults of
- * {@link AbstractFilterBuilder}, and adapters that read properties parse them with
- * {@link #parse}, in the manner of Caffeine's {@code CaffeineSpec}.
+ * model for every adapter: the filter settings have the meaning and defaults of {@link
+ * AbstractFilterBuilder}, and adapters that read properties parse them with {@link #parse}, in the
+ * manner of Caffeine's {@code CaffeineSpec}.
  *
- * <p>Capacity has one name and one meaning everywhere: {@code expectedInsertions} is the number
- * of keys the structure holds without needing more room. For a filter that is the number it holds
+ * <p>Capacity has one name and one meaning everywhere: {@code expectedInsertions} is the number of
+ * keys the structure holds without needing more room. For a filter that is the number it holds
  * without growing; for a guard, the number of tracked keys it holds without a rebuild (its filters
  * are sized so that this many keys stay below the {@linkplain #rebuildLoadThreshold rebuild load
  * threshold}).
@@ -32,15 +32,35 @@ public final class GuardSpec {
 
   /** Load factor above which a rebuild starts, unless set. */
   public static final double DEFAULT_REBUILD_LOAD_THRESHOLD = 0.85;
-  /** Multiple of the target fpp that the observed fpp must exceed to start a rebuild, unless set. */
+
+  /**
+   * Multiple of the target fpp that the observed fpp must exceed to start a rebuild, unless set.
+   */
   public static final double DEFAULT_FPP_DRIFT_FACTOR = 3.0;
 
-  /** Property names {@link #parse} reads, after the prefix (kebab-case; snake_case and camelCase are read too). */
-  public static final Set<String> PROPERTY_NAMES = Set.of("expected-insertions", "fpp", "fingerprint-bits",
-      "expansion", "seed", "rebuild-load-threshold", "fpp-drift-factor");
+  /**
+   * Property names {@link #parse} reads, after the prefix (kebab-case; snake_case and camelCase are
+   * read too).
+   */
+  public static final Set<String> PROPERTY_NAMES =
+      Set.of(
+          "expected-insertions",
+          "fpp",
+          "fingerprint-bits",
+          "expansion",
+          "seed",
+          "rebuild-load-threshold",
+          "fpp-drift-factor");
 
-  private static final Set<String> CANONICAL_NAMES = Set.of("expectedinsertions", "fpp", "fingerprintbits",
-      "expansion", "seed", "rebuildloadthreshold", "fppdriftfactor");
+  private static final Set<String> CANONICAL_NAMES =
+      Set.of(
+          "expectedinsertions",
+          "fpp",
+          "fingerprintbits",
+          "expansion",
+          "seed",
+          "rebuildloadthreshold",
+          "fppdriftfactor");
 
   private static final GuardSpec DEFAULTS = newBuilder().build();
 
@@ -53,13 +73,16 @@ public final class GuardSpec {
   private final double fppDriftFactor;
 
   private GuardSpec(Builder b) {
-    this.expectedInsertions = b.expectedInsertions > 0 ? b.expectedInsertions
-        : AbstractFilterBuilder.DEFAULT_EXPECTED_INSERTIONS;
+    this.expectedInsertions =
+        b.expectedInsertions > 0
+            ? b.expectedInsertions
+            : AbstractFilterBuilder.DEFAULT_EXPECTED_INSERTIONS;
     this.fpp = b.fpp;
     this.fingerprintBits = b.fingerprintBits;
     this.expansion = b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION;
     this.seed = b.seed;
-    this.rebuildLoadThreshold = Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
+    this.rebuildLoadThreshold =
+        Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
     this.fppDriftFactor = Double.isNaN(b.driftFactor) ? DEFAULT_FPP_DRIFT_FACTOR : b.driftFactor;
   }
 
@@ -81,10 +104,11 @@ public final class GuardSpec {
    *
    * @param prefix e.g. {@code "hibernate.cuckoo."}; keys not starting with it are ignored
    * @param adapterNames names the caller reads itself; matched like {@link #PROPERTY_NAMES}
-   * @throws IllegalArgumentException naming the key, the value and the accepted range if a value
-   *     is malformed or out of range, or a key under the prefix is unknown (with the accepted names)
+   * @throws IllegalArgumentException naming the key, the value and the accepted range if a value is
+   *     malformed or out of range, or a key under the prefix is unknown (with the accepted names)
    */
-  public static GuardSpec parse(Map<String, ?> properties, String prefix, Set<String> adapterNames) {
+  public static GuardSpec parse(
+      Map<String, ?> properties, String prefix, Set<String> adapterNames) {
     Objects.requireNonNull(properties, "properties");
     Objects.requireNonNull(prefix, "prefix");
     Objects.requireNonNull(adapterNames, "adapterNames");
@@ -107,8 +131,15 @@ public final class GuardSpec {
       if (!CANONICAL_NAMES.contains(c)) {
         Set<String> accepted = new TreeSet<>(PROPERTY_NAMES);
         accepted.addAll(adapterNames);
-        throw new IllegalArgumentException("unknown setting " + key + "=" + value + "; the settings under "
-            + prefix + " are " + accepted);
+        throw new IllegalArgumentException(
+            "unknown setting "
+                + key
+                + "="
+                + value
+                + "; the settings under "
+                + prefix
+                + " are "
+                + accepted);
       }
       try {
         switch (c) {
@@ -118,7 +149,8 @@ public final class GuardSpec {
           case "expansion" -> b.expansion(Integer.parseInt(value));
           case "seed" -> b.seed(Long.parseLong(value));
           case "rebuildloadthreshold" -> b.rebuildLoadThreshold(Double.parseDouble(value));
-          default -> b.fppDriftFactor(Double.parseDouble(value)); // "fppdriftfactor", the one name left
+          default ->
+              b.fppDriftFactor(Double.parseDouble(value)); // "fppdriftfactor", the one name left
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(key + " (" + value + ") is not a number", ex);
@@ -168,7 +200,9 @@ public final class GuardSpec {
     return fppDriftFactor;
   }
 
-  /** The false-positive probability the filters aim at: the fpp, or that of the fingerprint width. */
+  /**
+   * The false-positive probability the filters aim at: the fpp, or that of the fingerprint width.
+   */
   public double targetFpp() {
     if (fpp > 0) {
       return fpp;
@@ -181,29 +215,49 @@ public final class GuardSpec {
 
   /** The largest {@code expectedInsertions} a guard accepts at the given rebuild load threshold. */
   static long maxExpectedInsertions(double loadThreshold) {
-    return (long) Math.floor(AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS / FilterSpec.headroom(loadThreshold));
+    return (long)
+        Math.floor(
+            AbstractFilterBuilder.MAX_EXPECTED_INSERTIONS / FilterSpec.headroom(loadThreshold));
   }
 
   @Override
   public boolean equals(@Nullable Object o) {
-    return o instanceof GuardSpec g && g.expectedInsertions == expectedInsertions
-        && Double.compare(g.fpp, fpp) == 0 && g.fingerprintBits == fingerprintBits && g.expansion == expansion
-        && Objects.equals(g.seed, seed) && Double.compare(g.rebuildLoadThreshold, rebuildLoadThreshold) == 0
+    return o instanceof GuardSpec g
+        && g.expectedInsertions == expectedInsertions
+        && Double.compare(g.fpp, fpp) == 0
+        && g.fingerprintBits == fingerprintBits
+        && g.expansion == expansion
+        && Objects.equals(g.seed, seed)
+        && Double.compare(g.rebuildLoadThreshold, rebuildLoadThreshold) == 0
         && Double.compare(g.fppDriftFactor, fppDriftFactor) == 0;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(expectedInsertions, fpp, fingerprintBits, expansion, seed, rebuildLoadThreshold,
+    return Objects.hash(
+        expectedInsertions,
+        fpp,
+        fingerprintBits,
+        expansion,
+        seed,
+        rebuildLoadThreshold,
         fppDriftFactor);
   }
 
   @Override
   public String toString() {
-    return "GuardSpec[expectedInsertions=" + expectedInsertions + (fpp > 0 ? ", fpp=" + fpp : "")
-        + (fingerprintBits > 0 ? ", fingerprintBits=" + fingerprintBits : "") + ", expansion=" + expansion
-        + (seed != null ? ", seed=" + seed : "") + ", rebuildLoadThreshold=" + rebuildLoadThreshold
-        + ", fppDriftFactor=" + fppDriftFactor + "]";
+    return "GuardSpec[expectedInsertions="
+        + expectedInsertions
+        + (fpp > 0 ? ", fpp=" + fpp : "")
+        + (fingerprintBits > 0 ? ", fingerprintBits=" + fingerprintBits : "")
+        + ", expansion="
+        + expansion
+        + (seed != null ? ", seed=" + seed : "")
+        + ", rebuildLoadThreshold="
+        + rebuildLoadThreshold
+        + ", fppDriftFactor="
+        + fppDriftFactor
+        + "]";
   }
 
   /**
@@ -212,7 +266,8 @@ public final class GuardSpec {
    */
   public static final class Builder {
     /** Validates the filter settings with the filter builder's own checks and messages. */
-    private final CuckooFilter.Builder<Object> probe = CuckooFilter.newBuilder((key, sink) -> { });
+    private final CuckooFilter.Builder<Object> probe = CuckooFilter.newBuilder((key, sink) -> {});
+
     private long expectedInsertions = -1;
     private double fpp = -1;
     private int fingerprintBits = -1;
@@ -224,8 +279,8 @@ public final class GuardSpec {
     private Builder() {}
 
     /**
-     * Tracked keys the guard holds without a rebuild. Default
-     * {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}.
+     * Tracked keys the guard holds without a rebuild. Default {@value
+     * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}.
      *
      * @param expectedInsertions at least 1; at most about 2^40 × threshold / 0.95 (checked at
      *     {@link #build()}, where the threshold is known)
@@ -237,8 +292,8 @@ public final class GuardSpec {
     }
 
     /**
-     * Target false-positive probability, also the base of the drift trigger. Exclusive with
-     * {@link #fingerprintBits}. Default {@value AbstractFilterBuilder#DEFAULT_FPP}.
+     * Target false-positive probability, also the base of the drift trigger. Exclusive with {@link
+     * #fingerprintBits}. Default {@value AbstractFilterBuilder#DEFAULT_FPP}.
      *
      * @see AbstractFilterBuilder#fpp
      */
@@ -261,10 +316,10 @@ public final class GuardSpec {
     }
 
     /**
-     * Growth of the first filter when full (default
-     * {@value AbstractFilterBuilder#DEFAULT_EXPANSION}). With 0 a full filter makes inserts fail,
-     * which switches the guard to pass-through until a rebuild. Rebuilt filters use at least 2,
-     * so that a rebuild cannot run out of room.
+     * Growth of the first filter when full (default {@value
+     * AbstractFilterBuilder#DEFAULT_EXPANSION}). With 0 a full filter makes inserts fail, which
+     * switches the guard to pass-through until a rebuild. Rebuilt filters use at least 2, so that a
+     * rebuild cannot run out of room.
      *
      * @see AbstractFilterBuilder#expansion
      */
@@ -282,19 +337,23 @@ public final class GuardSpec {
     }
 
     /**
-     * Load factor above which a rebuild starts (default
-     * {@value GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}). Ignored without a key source.
+     * Load factor above which a rebuild starts (default {@value
+     * GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}). Ignored without a key source.
      *
      * @param threshold in (0, 1]; a 4-slot filter fills to about 0.95, so values above that only
      *     rebuild when the filter had to grow or an insert failed
      */
     public Builder rebuildLoadThreshold(double threshold) {
       if (!Double.isNaN(this.loadThreshold)) {
-        throw new IllegalStateException("rebuildLoadThreshold was already set to " + this.loadThreshold);
+        throw new IllegalStateException(
+            "rebuildLoadThreshold was already set to " + this.loadThreshold);
       }
       if (!(threshold > 0 && threshold <= 1)) {
-        throw new IllegalArgumentException("rebuildLoadThreshold (" + threshold + ") must be in (0, 1];"
-            + " it is the filter load factor above which a rebuild starts");
+        throw new IllegalArgumentException(
+            "rebuildLoadThreshold ("
+                + threshold
+                + ") must be in (0, 1];"
+                + " it is the filter load factor above which a rebuild starts");
       }
       this.loadThreshold = threshold;
       return this;
@@ -302,9 +361,9 @@ public final class GuardSpec {
 
     /**
      * A rebuild starts when the observed fpp exceeds this multiple of the target fpp (default
-     * {@value GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}), counted after at least
-     * {@value CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys since the last rebuild.
-     * Ignored without a key source.
+     * {@value GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}), counted after at least {@value
+     * CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} lookups of absent keys since the last rebuild. Ignored
+     * without a key source.
      *
      * @param factor greater than 1; {@link Double#POSITIVE_INFINITY} turns the trigger off
      */
@@ -313,8 +372,11 @@ public final class GuardSpec {
         throw new IllegalStateException("fppDriftFactor was already set to " + this.driftFactor);
       }
       if (!(factor > 1)) {
-        throw new IllegalArgumentException("fppDriftFactor (" + factor + ") must be > 1 (a multiple of the"
-            + " target fpp); use Double.POSITIVE_INFINITY to turn the drift trigger off");
+        throw new IllegalArgumentException(
+            "fppDriftFactor ("
+                + factor
+                + ") must be > 1 (a multiple of the"
+                + " target fpp); use Double.POSITIVE_INFINITY to turn the drift trigger off");
       }
       this.driftFactor = factor;
       return this;
@@ -327,11 +389,17 @@ public final class GuardSpec {
      *     at the rebuild load threshold (the message names the value passed and the maximum)
      */
     public GuardSpec build() {
-      double threshold = Double.isNaN(loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : loadThreshold;
+      double threshold =
+          Double.isNaN(loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : loadThreshold;
       long max = maxExpectedInsertions(threshold);
       if (expectedInsertions > max) {
-        throw new IllegalArgumentException("expectedInsertions (" + expectedInsertions + ") must be in [1, " + max
-            + "] for a guard with rebuildLoadThreshold " + threshold);
+        throw new IllegalArgumentException(
+            "expectedInsertions ("
+                + expectedInsertions
+                + ") must be in [1, "
+                + max
+                + "] for a guard with rebuildLoadThreshold "
+                + threshold);
       }
       return new GuardSpec(this);
     }

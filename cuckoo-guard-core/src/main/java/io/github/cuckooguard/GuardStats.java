@@ -17,15 +17,14 @@ import org.jspecify.annotations.Nullable;
  * @param size fingerprints in the current filter (one per tracked key, plus leaks that the next
  *     rebuild clears)
  * @param loadFactor share of the current filter's slots in use, in [0, 1]
- * @param sizeInBytes bytes of fingerprint storage in use, including the filter being built while
- *     a rebuild runs
+ * @param sizeInBytes bytes of fingerprint storage in use, including the filter being built while a
+ *     rebuild runs
  * @param rebuilds rebuilds that completed and swapped in their filter
  * @param rebuildFailures rebuilds that failed (the key source threw, the executor rejected the
  *     rebuild, or the scan was abandoned); each left the guard pass-through
  * @param lastRebuildDuration how long the last successful rebuild took, {@link Duration#ZERO}
  *     before the first
- * @param lastRebuildFailure why the most recent rebuild failed, or null if it succeeded or none
- *     ran
+ * @param lastRebuildFailure why the most recent rebuild failed, or null if it succeeded or none ran
  * @param passThrough whether {@link CuckooGuard#mightContain} currently answers true for every key
  * @param rebuilding whether a rebuild is building a new filter or has been requested and not begun
  *     (false in {@link RebuildListener#onFinish} unless another rebuild is queued)

@@ -10,9 +10,9 @@ import java.util.Objects;
 
 /**
  * A {@link CuckooFilter} of primitive {@code long} keys: the same table, guarantees and CF.*
- * operations, without boxing. {@link #add}, {@link #mightContain}, {@link #remove} and
- * {@link #count} allocate nothing. Keys hash exactly as {@link Funnels#longFunnel()} keys do,
- * so a dump of either reads back as the other (funnel id {@code "long"}). Thread-safe.
+ * operations, without boxing. {@link #add}, {@link #mightContain}, {@link #remove} and {@link
+ * #count} allocate nothing. Keys hash exactly as {@link Funnels#longFunnel()} keys do, so a dump of
+ * either reads back as the other (funnel id {@code "long"}). Thread-safe.
  */
 public final class LongCuckooFilter extends AbstractCuckooFilter {
 
@@ -43,7 +43,9 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     return CuckooFilter.result(core.addIfAbsent(hasher.hashLongToLong(key)));
   }
 
-  /** False if {@code key} is definitely absent (CF.EXISTS); see {@link CuckooFilter#mightContain}. */
+  /**
+   * False if {@code key} is definitely absent (CF.EXISTS); see {@link CuckooFilter#mightContain}.
+   */
   public boolean mightContain(long key) {
     return core.contains(hasher.hashLongToLong(key));
   }
@@ -53,7 +55,9 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     return core.count(hasher.hashLongToLong(key));
   }
 
-  /** Removes one copy (CF.DEL); remove only keys that were added, see {@link CuckooFilter#remove}. */
+  /**
+   * Removes one copy (CF.DEL); remove only keys that were added, see {@link CuckooFilter#remove}.
+   */
   public boolean remove(long key) {
     return core.remove(hasher.hashLongToLong(key));
   }
@@ -77,8 +81,8 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #mightContain} of {@code keys[from .. from + length)}, written to
-   * {@code out[0 .. length)}; allocates nothing. Same answers as single lookups.
+   * {@link #mightContain} of {@code keys[from .. from + length)}, written to {@code out[0 ..
+   * length)}; allocates nothing. Same answers as single lookups.
    *
    * @throws IndexOutOfBoundsException if the range is outside {@code keys} or {@code out} is
    *     shorter than {@code length}
@@ -93,8 +97,12 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     // instead of one per key, and the table's parameters loaded once per group.
     for (; i + 4 <= length; i += 4) {
       int k = from + i;
-      int found = c.contains4(h.hashLongToLong(keys[k]), h.hashLongToLong(keys[k + 1]),
-          h.hashLongToLong(keys[k + 2]), h.hashLongToLong(keys[k + 3]));
+      int found =
+          c.contains4(
+              h.hashLongToLong(keys[k]),
+              h.hashLongToLong(keys[k + 1]),
+              h.hashLongToLong(keys[k + 2]),
+              h.hashLongToLong(keys[k + 3]));
       out[i] = (found & 1) != 0;
       out[i + 1] = (found & 2) != 0;
       out[i + 2] = (found & 4) != 0;
@@ -106,9 +114,9 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
   }
 
   /**
-   * {@link #add} of {@code keys[from .. from + length)}, continuing after a failure, result
-   * {@code i} into {@code out[i]} (CF.INSERT); allocates nothing. The writer lock is taken once
-   * per 1,024 keys instead of once per key: other writers wait that long, readers never wait.
+   * {@link #add} of {@code keys[from .. from + length)}, continuing after a failure, result {@code
+   * i} into {@code out[i]} (CF.INSERT); allocates nothing. The writer lock is taken once per 1,024
+   * keys instead of once per key: other writers wait that long, readers never wait.
    *
    * @throws IndexOutOfBoundsException if the range is outside {@code keys} or {@code out} is
    *     shorter than {@code length}
@@ -119,7 +127,10 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
     core.addAll(keys, from, length, out, hasher);
   }
 
-  /** {@link #add} per key, continuing after a failure, one result per element of {@code keys} (CF.INSERT). */
+  /**
+   * {@link #add} per key, continuing after a failure, one result per element of {@code keys}
+   * (CF.INSERT).
+   */
   public boolean[] addAll(long... keys) {
     Objects.requireNonNull(keys, "keys");
     boolean[] out = new boolean[keys.length];
@@ -128,17 +139,19 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
   }
 
   /**
-   * Reads a filter written by {@link #writeTo} of a long filter (or of a
-   * {@code CuckooFilter<Long>} with {@link Funnels#longFunnel()}); see {@link CuckooFilter#readFrom}
-   * for what is checked and where the stream is left.
+   * Reads a filter written by {@link #writeTo} of a long filter (or of a {@code CuckooFilter<Long>}
+   * with {@link Funnels#longFunnel()}); see {@link CuckooFilter#readFrom} for what is checked and
+   * where the stream is left.
    *
    * @throws CorruptDumpException if the dump is truncated, corrupt, made of parts of different
    *     dumps, or of an unsupported version
    * @throws IOException if the stream fails
-   * @throws IllegalArgumentException if the dump was written with another funnel than {@code "long"}
+   * @throws IllegalArgumentException if the dump was written with another funnel than {@code
+   *     "long"}
    */
   public static LongCuckooFilter readFrom(InputStream in) throws IOException {
-    return new LongCuckooFilter(DumpFormat.read(Objects.requireNonNull(in, "in"), Funnels.longFunnel().id()));
+    return new LongCuckooFilter(
+        DumpFormat.read(Objects.requireNonNull(in, "in"), Funnels.longFunnel().id()));
   }
 
   /** A loader for the chunks of {@link #scanDump} (CF.LOADCHUNK). */

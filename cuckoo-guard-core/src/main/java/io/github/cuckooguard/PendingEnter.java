@@ -3,10 +3,10 @@ package io.github.cuckooguard;
 import java.util.Objects;
 
 /**
- * An enter of one key that has begun ({@link CuckooGuard#beginEnter}): the key's fingerprint is
- * in the filter and the key is <em>in flight</em> until {@link #visible()} or {@link #abort()}.
- * While it is in flight the guard itself makes sure that a rebuild keeps the fingerprint, so a
- * {@link KeySource} need not know about the key.
+ * An enter of one key that has begun ({@link CuckooGuard#beginEnter}): the key's fingerprint is in
+ * the filter and the key is <em>in flight</em> until {@link #visible()} or {@link #abort()}. While
+ * it is in flight the guard itself makes sure that a rebuild keeps the fingerprint, so a {@link
+ * KeySource} need not know about the key.
  *
  * <p>Use it around the write that makes the key visible at the source:
  *
@@ -19,9 +19,9 @@ import java.util.Objects;
  *
  * <p>Exactly one of {@link #visible()} and {@link #abort()} takes effect; {@link #close()} aborts
  * unless one of them was called. Call {@link #abort()} only when the key certainly did not become
- * visible: aborting an enter whose key is visible makes that key a false negative. When the
- * outcome is unknown, call {@link #visible()} and {@link CuckooGuard#markStale} instead (slower,
- * never wrong). Not thread-safe: one thread, or threads that hand it over safely, own a handle.
+ * visible: aborting an enter whose key is visible makes that key a false negative. When the outcome
+ * is unknown, call {@link #visible()} and {@link CuckooGuard#markStale} instead (slower, never
+ * wrong). Not thread-safe: one thread, or threads that hand it over safely, own a handle.
  *
  * @param <K> the key type
  */
@@ -52,8 +52,8 @@ public final class PendingEnter<K> implements AutoCloseable {
   }
 
   /**
-   * The key did not become visible at the source (the write failed or was rolled back): removes
-   * the fingerprint this enter added, paired with it.
+   * The key did not become visible at the source (the write failed or was rolled back): removes the
+   * fingerprint this enter added, paired with it.
    *
    * @throws IllegalStateException if the enter was already completed or aborted
    */
@@ -77,8 +77,12 @@ public final class PendingEnter<K> implements AutoCloseable {
 
   private void finish(String call) {
     if (done) {
-      throw new IllegalStateException(call + " called on an enter of " + key + " that was already completed"
-          + " or aborted; each PendingEnter ends once");
+      throw new IllegalStateException(
+          call
+              + " called on an enter of "
+              + key
+              + " that was already completed"
+              + " or aborted; each PendingEnter ends once");
     }
     done = true;
   }

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * A leave of one key that has been announced ({@link CuckooGuard#beginLeave}) before the key is
- * removed at the source: the key stays tracked, and its fingerprint stays in the filter (and in
- * any filter a rebuild builds meanwhile), until {@link #gone()}.
+ * removed at the source: the key stays tracked, and its fingerprint stays in the filter (and in any
+ * filter a rebuild builds meanwhile), until {@link #gone()}.
  *
  * <p>Use it where the removal becomes final some time after it is issued, e.g. a delete that
  * becomes visible at commit:
@@ -18,8 +18,8 @@ import java.util.Objects;
  *
  * <p>Exactly one of {@link #gone()} and {@link #cancel()} takes effect; {@link #close()} cancels
  * unless one of them was called. Cancelling a leave whose key did go leaves one spare fingerprint
- * (a false positive until the next rebuild), never a false negative. Not thread-safe: one
- * thread, or threads that hand it over safely, own a handle.
+ * (a false positive until the next rebuild), never a false negative. Not thread-safe: one thread,
+ * or threads that hand it over safely, own a handle.
  *
  * @param <K> the key type
  */
@@ -74,8 +74,12 @@ public final class PendingLeave<K> implements AutoCloseable {
 
   private void finish(String call) {
     if (done) {
-      throw new IllegalStateException(call + " called on a leave of " + key + " that was already completed"
-          + " or cancelled; each PendingLeave ends once");
+      throw new IllegalStateException(
+          call
+              + " called on a leave of "
+              + key
+              + " that was already completed"
+              + " or cancelled; each PendingLeave ends once");
     }
     done = true;
   }

@@ -5,9 +5,9 @@ package io.github.cuckooguard;
  * so an implementation overrides only what it needs.
  *
  * <p>Callbacks run on the thread that runs the rebuild (the guard's executor), outside every lock
- * of the guard, one rebuild at a time. An exception thrown by a callback is logged
- * ({@link System.Logger}, level WARNING) and otherwise ignored: it cannot fail the rebuild or
- * corrupt the guard. Callbacks should be quick; they delay the rebuild they report on.
+ * of the guard, one rebuild at a time. An exception thrown by a callback is logged ({@link
+ * System.Logger}, level WARNING) and otherwise ignored: it cannot fail the rebuild or corrupt the
+ * guard. Callbacks should be quick; they delay the rebuild they report on.
  */
 public interface RebuildListener {
 
@@ -29,8 +29,8 @@ public interface RebuildListener {
   default void onFinish(GuardStats stats) {}
 
   /**
-   * A rebuild failed; the guard keeps its previous filter and answers in pass-through mode
-   * until a later rebuild succeeds.
+   * A rebuild failed; the guard keeps its previous filter and answers in pass-through mode until a
+   * later rebuild succeeds.
    *
    * @param cause what the key source threw, or why the rebuild could not run
    */

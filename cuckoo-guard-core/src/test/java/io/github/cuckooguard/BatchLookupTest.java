@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The batch lookups ({@code mightContainAll} into a caller's array, validated once per group of
- * four keys) and batch adds: the same answers as single calls, and no false negative while
- * writers kick fingerprints between buckets.
+ * four keys) and batch adds: the same answers as single calls, and no false negative while writers
+ * kick fingerprints between buckets.
  */
 class BatchLookupTest {
 
@@ -30,17 +30,22 @@ class BatchLookupTest {
 
   /**
    * Two writers add and remove their own keys at 90-95 % load (where inserts kick long chains)
-   * while two readers look up a resident set (added before, never removed) with
-   * {@code mightContainAll} over and over, in slices of every length 1..11 and offset, so that
-   * groups and tails both run. Zero misses required. Bounded by the writers' operation count;
-   * seeds fixed per row.
+   * while two readers look up a resident set (added before, never removed) with {@code
+   * mightContainAll} over and over, in slices of every length 1..11 and offset, so that groups and
+   * tails both run. Zero misses required. Bounded by the writers' operation count; seeds fixed per
+   * row.
    */
   @ParameterizedTest(name = "f={0}")
   @ValueSource(ints = {4, 8, 13, 16})
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void batchLookupsNeverMissAResidentKeyWhileWritersKick(int f) throws InterruptedException {
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(CAPACITY).fingerprintBits(f)
-        .expansion(0).seed(31L * f).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(CAPACITY)
+            .fingerprintBits(f)
+            .expansion(0)
+            .seed(31L * f)
+            .build();
     long slots = filter.info().buckets() * 4;
     long[] residents = new long[(int) (slots * 0.45)];
     for (int i = 0; i < residents.length; i++) {
@@ -55,31 +60,37 @@ class BatchLookupTest {
     List<Thread> threads = new ArrayList<>();
     for (int w = 0; w < 2; w++) {
       int writer = w;
-      threads.add(new Thread(() -> {
-        await(start);
-        churn(filter, writer, slots, 0.90, 0.95);
-      }, "writer-" + w));
+      threads.add(
+          new Thread(
+              () -> {
+                await(start);
+                churn(filter, writer, slots, 0.90, 0.95);
+              },
+              "writer-" + w));
     }
     for (int r = 0; r < 2; r++) {
       int reader = r;
-      threads.add(new Thread(() -> {
-        await(start);
-        boolean[] out = new boolean[16];
-        int length = 1 + reader;
-        do {
-          for (int from = 0; from < residents.length; from += length) {
-            int len = Math.min(length, residents.length - from);
-            filter.mightContainAll(residents, from, len, out);
-            for (int i = 0; i < len; i++) {
-              if (!out[i]) {
-                misses.incrementAndGet();
-              }
-            }
-          }
-          length = length % 11 + 1;
-          passes.incrementAndGet();
-        } while (!writersDone.get());
-      }, "reader-" + r));
+      threads.add(
+          new Thread(
+              () -> {
+                await(start);
+                boolean[] out = new boolean[16];
+                int length = 1 + reader;
+                do {
+                  for (int from = 0; from < residents.length; from += length) {
+                    int len = Math.min(length, residents.length - from);
+                    filter.mightContainAll(residents, from, len, out);
+                    for (int i = 0; i < len; i++) {
+                      if (!out[i]) {
+                        misses.incrementAndGet();
+                      }
+                    }
+                  }
+                  length = length % 11 + 1;
+                  passes.incrementAndGet();
+                } while (!writersDone.get());
+              },
+              "reader-" + r));
     }
     for (Thread t : threads) {
       t.setUncaughtExceptionHandler((thread, e) -> failure.compareAndSet(null, e));
@@ -93,18 +104,27 @@ class BatchLookupTest {
       t.join();
     }
     assertThat(failure.get()).isNull();
-    assertThat(misses.get()).as("batch answers false for a resident key (%s reader passes)", passes.get()).isZero();
+    assertThat(misses.get())
+        .as("batch answers false for a resident key (%s reader passes)", passes.get())
+        .isZero();
     assertThat(passes.get()).isGreaterThanOrEqualTo(2);
   }
 
-  /** The batch answers what single lookups answer: present keys, absent keys, false positives, tails. */
+  /**
+   * The batch answers what single lookups answer: present keys, absent keys, false positives,
+   * tails.
+   */
   @ParameterizedTest(name = "f={0}, grown={1}")
   @CsvSource({"8, false", "12, false", "13, false", "16, false", "8, true", "13, true"})
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void batchAnswersEqualSingleLookups(int f, boolean grown) {
     int expected = grown ? 5_000 : 50_000; // grown: about 10 sub-filters
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(expected).fingerprintBits(f)
-        .seed(7).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(expected)
+            .fingerprintBits(f)
+            .seed(7)
+            .build();
     int stored = 50_000;
     long[] keys = new long[stored];
     SplittableRandom random = new SplittableRandom(f);
@@ -128,7 +148,8 @@ class BatchLookupTest {
         falsePositives++;
       }
     }
-    assertThat(falsePositives).as("some absent probe answers true at f=%s, or the batch is not looking", f)
+    assertThat(falsePositives)
+        .as("some absent probe answers true at f=%s, or the batch is not looking", f)
         .isLessThan(stored);
     boolean[] slice = new boolean[7];
     filter.mightContainAll(probes, 5, 7, slice);
@@ -142,8 +163,12 @@ class BatchLookupTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void objectFilterBatchesEqualSingleLookups() {
-    CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel()).expectedInsertions(10_000)
-        .fingerprintBits(8).seed(3).build();
+    CuckooFilter<String> filter =
+        CuckooFilter.newBuilder(Funnels.stringFunnel())
+            .expectedInsertions(10_000)
+            .fingerprintBits(8)
+            .seed(3)
+            .build();
     List<String> probes = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       filter.add("k" + i);
@@ -183,8 +208,10 @@ class BatchLookupTest {
   @Test
   @Timeout(value = 30, unit = TimeUnit.SECONDS)
   void batchAddEqualsSingleAdds() {
-    LongCuckooFilter single = LongCuckooFilter.newBuilder().expectedInsertions(3_000).expansion(0).seed(5).build();
-    LongCuckooFilter batch = LongCuckooFilter.newBuilder().expectedInsertions(3_000).expansion(0).seed(5).build();
+    LongCuckooFilter single =
+        LongCuckooFilter.newBuilder().expectedInsertions(3_000).expansion(0).seed(5).build();
+    LongCuckooFilter batch =
+        LongCuckooFilter.newBuilder().expectedInsertions(3_000).expansion(0).seed(5).build();
     long[] keys = new long[5_000]; // more than fits: some adds are refused
     for (int i = 0; i < keys.length; i++) {
       keys[i] = i * 0x9E3779B97F4A7C15L;
@@ -205,16 +232,17 @@ class BatchLookupTest {
   }
 
   /**
-   * The batch lookups and the batch add into caller arrays allocate nothing: counted with the
-   * JVM's per-thread allocation counter over 200 batches of 1,000 keys, less the counter's own
-   * cost; 4 KiB of slack for one-off runtime events (one boolean[1000] per batch would be 200 KB).
+   * The batch lookups and the batch add into caller arrays allocate nothing: counted with the JVM's
+   * per-thread allocation counter over 200 batches of 1,000 keys, less the counter's own cost; 4
+   * KiB of slack for one-off runtime events (one boolean[1000] per batch would be 200 KB).
    */
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void batchPathsAllocateNothing() {
-    LongCuckooFilter longs = LongCuckooFilter.newBuilder().expectedInsertions(100_000).seed(2).build();
-    CuckooFilter<String> strings = CuckooFilter.newBuilder(Funnels.stringFunnel()).expectedInsertions(100_000)
-        .seed(2).build();
+    LongCuckooFilter longs =
+        LongCuckooFilter.newBuilder().expectedInsertions(100_000).seed(2).build();
+    CuckooFilter<String> strings =
+        CuckooFilter.newBuilder(Funnels.stringFunnel()).expectedInsertions(100_000).seed(2).build();
     long[] keys = new long[1_000];
     String[] names = new String[1_000];
     for (int i = 0; i < keys.length; i++) {
@@ -224,22 +252,25 @@ class BatchLookupTest {
     }
     List<String> nameList = List.of(names);
     boolean[] out = new boolean[keys.length];
-    Runnable work = () -> {
-      for (int r = 0; r < 200; r++) {
-        longs.addAll(keys, 0, keys.length, out);
-        longs.mightContainAll(keys, out);
-        strings.mightContainAll(names, out);
-        strings.mightContainAll(nameList, out);
-        longs.mightContainAll(keys, 3, 997, out);
-        for (int i = 0; i < keys.length; i++) {
-          longs.remove(keys[i]);
-        }
-      }
-    };
+    Runnable work =
+        () -> {
+          for (int r = 0; r < 200; r++) {
+            longs.addAll(keys, 0, keys.length, out);
+            longs.mightContainAll(keys, out);
+            strings.mightContainAll(names, out);
+            strings.mightContainAll(nameList, out);
+            longs.mightContainAll(keys, 3, 997, out);
+            for (int i = 0; i < keys.length; i++) {
+              longs.remove(keys[i]);
+            }
+          }
+        };
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-    assertThat(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled())
-        .as("the JVM counts allocated bytes per thread").isTrue();
+    assertThat(
+            threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled())
+        .as("the JVM counts allocated bytes per thread")
+        .isTrue();
     long id = Thread.currentThread().getId();
     work.run(); // first use: class loading, the hashers' scratch
     long before = threads.getThreadAllocatedBytes(id);
@@ -251,7 +282,8 @@ class BatchLookupTest {
     assertThat(longs.approximateElementCount()).isZero();
   }
 
-  private static void churn(LongCuckooFilter filter, int writer, long slots, double low, double high) {
+  private static void churn(
+      LongCuckooFilter filter, int writer, long slots, double low, double high) {
     SplittableRandom random = new SplittableRandom(writer);
     ArrayDeque<Long> own = new ArrayDeque<>();
     long next = (writer + 1L) << 40;

@@ -18,10 +18,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Bulk calls iterate their collection once and size their results from what
- * the iteration gave. Before, a {@code ConcurrentHashMap} key set that shrank between
- * {@code size()} and the iteration yielded 5 results and 5 stored fingerprints for 3 keys (the
- * two extra being of hash 0), and one that grew threw ArrayIndexOutOfBoundsException.
+ * Bulk calls iterate their collection once and size their results from what the iteration gave.
+ * Before, a {@code ConcurrentHashMap} key set that shrank between {@code size()} and the iteration
+ * yielded 5 results and 5 stored fingerprints for 3 keys (the two extra being of hash 0), and one
+ * that grew threw ArrayIndexOutOfBoundsException.
  */
 class BulkCallsTest {
 
@@ -54,8 +54,16 @@ class BulkCallsTest {
   static Stream<Arguments> changes() {
     List<Long> five = List.of(1L, 2L, 3L, 4L, 5L);
     return Stream.of(
-        Arguments.of("shrinks from 5 to 3", five, (Consumer<Set<Long>>) s -> s.removeAll(List.of(4L, 5L)), 3),
-        Arguments.of("grows from 5 to 9", five, (Consumer<Set<Long>>) s -> s.addAll(List.of(6L, 7L, 8L, 9L)), 9),
+        Arguments.of(
+            "shrinks from 5 to 3",
+            five,
+            (Consumer<Set<Long>>) s -> s.removeAll(List.of(4L, 5L)),
+            3),
+        Arguments.of(
+            "grows from 5 to 9",
+            five,
+            (Consumer<Set<Long>>) s -> s.addAll(List.of(6L, 7L, 8L, 9L)),
+            9),
         Arguments.of("empties", five, (Consumer<Set<Long>>) Set::clear, 0));
   }
 
@@ -65,8 +73,8 @@ class BulkCallsTest {
 
   @ParameterizedTest(name = "addAll: {0}")
   @MethodSource("changes")
-  void addAllStoresExactlyTheKeysItIterated(String what, List<Long> initial, Consumer<Set<Long>> change,
-      int iterated) {
+  void addAllStoresExactlyTheKeysItIterated(
+      String what, List<Long> initial, Consumer<Set<Long>> change, int iterated) {
     CuckooFilter<Long> f = filter();
     boolean[] stored = f.addAll(new ChangingBetweenSizeAndIteration(initial, change));
     assertThat(stored).hasSize(iterated);
@@ -78,8 +86,8 @@ class BulkCallsTest {
 
   @ParameterizedTest(name = "addAllIfAbsent: {0}")
   @MethodSource("changes")
-  void addAllIfAbsentAnswersOncePerKeyItIterated(String what, List<Long> initial, Consumer<Set<Long>> change,
-      int iterated) {
+  void addAllIfAbsentAnswersOncePerKeyItIterated(
+      String what, List<Long> initial, Consumer<Set<Long>> change, int iterated) {
     CuckooFilter<Long> f = filter();
     AddResult[] results = f.addAllIfAbsent(new ChangingBetweenSizeAndIteration(initial, change));
     assertThat(results).hasSize(iterated);
@@ -89,8 +97,8 @@ class BulkCallsTest {
 
   @ParameterizedTest(name = "mightContainAll: {0}")
   @MethodSource("changes")
-  void mightContainAllAnswersOncePerKeyItIterated(String what, List<Long> initial, Consumer<Set<Long>> change,
-      int iterated) {
+  void mightContainAllAnswersOncePerKeyItIterated(
+      String what, List<Long> initial, Consumer<Set<Long>> change, int iterated) {
     CuckooFilter<Long> f = filter();
     f.addAll(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L));
     boolean[] answers = f.mightContainAll(new ChangingBetweenSizeAndIteration(initial, change));
@@ -103,9 +111,12 @@ class BulkCallsTest {
   /** A null met during the one iteration still fails before anything is added. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("bulkCalls")
-  void aNullKeyFailsBeforeAnyAddEvenInAGrowingCollection(String name, Function<CuckooFilter<Long>, Object> call) {
+  void aNullKeyFailsBeforeAnyAddEvenInAGrowingCollection(
+      String name, Function<CuckooFilter<Long>, Object> call) {
     CuckooFilter<Long> f = filter();
-    assertThatThrownBy(() -> call.apply(f)).isInstanceOf(NullPointerException.class).hasMessageContaining("keys[");
+    assertThatThrownBy(() -> call.apply(f))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("keys[");
     assertThat(f.approximateElementCount()).isZero();
   }
 
@@ -113,7 +124,11 @@ class BulkCallsTest {
     Collection<Long> withNull = Arrays.asList(1L, 2L, null, 4L);
     return Stream.of(
         Arguments.of("addAll", (Function<CuckooFilter<Long>, Object>) f -> f.addAll(withNull)),
-        Arguments.of("addAllIfAbsent", (Function<CuckooFilter<Long>, Object>) f -> f.addAllIfAbsent(withNull)),
-        Arguments.of("mightContainAll", (Function<CuckooFilter<Long>, Object>) f -> f.mightContainAll(withNull)));
+        Arguments.of(
+            "addAllIfAbsent",
+            (Function<CuckooFilter<Long>, Object>) f -> f.addAllIfAbsent(withNull)),
+        Arguments.of(
+            "mightContainAll",
+            (Function<CuckooFilter<Long>, Object>) f -> f.mightContainAll(withNull)));
   }
 }

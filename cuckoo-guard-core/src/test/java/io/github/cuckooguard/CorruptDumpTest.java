@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Damaged input is rejected with the one documented exception, {@link CorruptDumpException}, on
  * every path ({@code readFrom}, {@code loadChunk}, {@code complete}), and never becomes a filter
- * that differs from the one written. A loader that rejected a chunk still completes when given
- * the right one.
+ * that differs from the one written. A loader that rejected a chunk still completes when given the
+ * right one.
  */
 class CorruptDumpTest {
 
@@ -43,9 +43,13 @@ class CorruptDumpTest {
     assertThat(chunks).hasSize(4);
   }
 
-  /** Reads {@code bytes}; any outcome but a CorruptDumpException (or an identical filter for identical bytes) fails. */
+  /**
+   * Reads {@code bytes}; any outcome but a CorruptDumpException (or an identical filter for
+   * identical bytes) fails.
+   */
   private static void assertRejected(byte[] bytes, String what) {
-    Throwable thrown = catchThrowable(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(bytes)));
+    Throwable thrown =
+        catchThrowable(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(bytes)));
     if (thrown == null) {
       fail("%s was accepted as a filter", what);
     }
@@ -80,19 +84,26 @@ class CorruptDumpTest {
     }
   }
 
-  /** A fresh loader gets the chunks before {@code index} intact, then {@code bad}, then the rest intact. */
+  /**
+   * A fresh loader gets the chunks before {@code index} intact, then {@code bad}, then the rest
+   * intact.
+   */
   private static void assertLoaderRejectsThenRecovers(int index, DumpChunk bad, String what)
       throws CorruptDumpException {
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     for (int i = 0; i < index; i++) {
       loader.loadChunk(chunks.get(i));
     }
-    assertThatThrownBy(() -> loader.loadChunk(bad.cursor(), bad.data())).as(what)
-        .isInstanceOf(CorruptDumpException.class).hasMessageFindingMatch("\\w");
+    assertThatThrownBy(() -> loader.loadChunk(bad.cursor(), bad.data()))
+        .as(what)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageFindingMatch("\\w");
     for (int i = index; i < chunks.size(); i++) {
       loader.loadChunk(chunks.get(i));
     }
-    assertThat(state(loader.complete())).as("filter loaded after %s", what).isEqualTo(state(stream));
+    assertThat(state(loader.complete()))
+        .as("filter loaded after %s", what)
+        .isEqualTo(state(stream));
   }
 
   @Test
@@ -123,15 +134,19 @@ class CorruptDumpTest {
   }
 
   @Test
-  void chunksOutOfOrderDuplicatedOrSkippedAreRejectedAndTheLoaderRecovers() throws CorruptDumpException {
+  void chunksOutOfOrderDuplicatedOrSkippedAreRejectedAndTheLoaderRecovers()
+      throws CorruptDumpException {
     for (int index = 0; index < chunks.size(); index++) {
       for (int other = 0; other < chunks.size(); other++) {
         if (other != index) {
-          assertLoaderRejectsThenRecovers(index, chunks.get(other), "chunk " + other + " where " + index + " belongs");
+          assertLoaderRejectsThenRecovers(
+              index, chunks.get(other), "chunk " + other + " where " + index + " belongs");
         }
       }
       DumpChunk good = chunks.get(index);
-      assertLoaderRejectsThenRecovers(index, new DumpChunk(good.cursor() + 1, good.data()),
+      assertLoaderRejectsThenRecovers(
+          index,
+          new DumpChunk(good.cursor() + 1, good.data()),
           "chunk " + index + " with a wrong cursor");
     }
   }
@@ -139,21 +154,26 @@ class CorruptDumpTest {
   @Test
   void completeBeforeTheLastChunkFailsAndTheLoaderCanStillFinish() throws CorruptDumpException {
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
-    assertThatThrownBy(loader::complete).isInstanceOf(CorruptDumpException.class).hasMessageContaining("header");
+    assertThatThrownBy(loader::complete)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("header");
     for (int i = 0; i < chunks.size() - 1; i++) {
       loader.loadChunk(chunks.get(i));
-      assertThatThrownBy(loader::complete).isInstanceOf(CorruptDumpException.class)
+      assertThatThrownBy(loader::complete)
+          .isInstanceOf(CorruptDumpException.class)
           .hasMessageContaining("incomplete");
     }
     loader.loadChunk(chunks.get(chunks.size() - 1));
     assertThat(state(loader.complete())).isEqualTo(state(stream));
     assertThatThrownBy(loader::complete).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0))).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0)))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
   void aChunkTakenAfterTheFilterChangedIsRejected() throws CorruptDumpException {
-    LongCuckooFilter live = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
+    LongCuckooFilter live =
+        LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
     LongStream.range(0, 170).forEach(live::add);
     DumpChunk header = live.scanDump(0);
     DumpChunk first = live.scanDump(header.cursor());
@@ -163,36 +183,47 @@ class CorruptDumpTest {
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(header);
     loader.loadChunk(first);
-    assertThatThrownBy(() -> loader.loadChunk(second)).isInstanceOf(CorruptDumpException.class)
-        .hasMessageContaining("taken after the filter changed").hasMessageContaining("cursor 0");
+    assertThatThrownBy(() -> loader.loadChunk(second))
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("taken after the filter changed")
+        .hasMessageContaining("cursor 0");
     assertThatThrownBy(loader::complete).isInstanceOf(CorruptDumpException.class);
   }
 
   @Test
   void aChunkOfAnotherFiltersDumpIsRejected() throws CorruptDumpException {
-    LongCuckooFilter other = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(10).build();
+    LongCuckooFilter other =
+        LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(10).build();
     LongStream.range(0, 170).forEach(other::add);
     other.remove(3);
     List<DumpChunk> otherChunks = DumpBytes.chunks(other);
     assertThat(otherChunks).hasSize(chunks.size());
     for (int index = 1; index < chunks.size(); index++) {
-      assertLoaderRejectsThenRecovers(index, otherChunks.get(index), "chunk " + index + " of a filter with another seed");
+      assertLoaderRejectsThenRecovers(
+          index, otherChunks.get(index), "chunk " + index + " of a filter with another seed");
     }
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(chunks.get(0));
-    assertThatThrownBy(() -> loader.loadChunk(otherChunks.get(1))).hasMessageContaining("another filter");
+    assertThatThrownBy(() -> loader.loadChunk(otherChunks.get(1)))
+        .hasMessageContaining("another filter");
   }
 
   @ParameterizedTest(name = "version {0}")
   @CsvSource({"1", "2"})
-  void dumpsOfEarlierFormatVersionsAreRefusedNamingTheVersions(int version) throws CorruptDumpException {
+  void dumpsOfEarlierFormatVersionsAreRefusedNamingTheVersions(int version)
+      throws CorruptDumpException {
     byte[] old = new DumpBytes(stream).set(new DumpBytes(stream).at("version"), 1, version).bytes();
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(old)))
-        .isInstanceOf(CorruptDumpException.class).hasMessageContaining("unsupported format version " + version)
-        .hasMessageContaining("reads version 3 only").hasMessageContaining("versions 1 and 2");
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("unsupported format version " + version)
+        .hasMessageContaining("reads version 3 only")
+        .hasMessageContaining("versions 1 and 2");
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
-    assertThatThrownBy(() -> loader.loadChunk(new DumpChunk(1, Arrays.copyOf(old, chunks.get(0).data().length))))
-        .isInstanceOf(CorruptDumpException.class).hasMessageContaining("unsupported format version " + version);
+    assertThatThrownBy(
+            () ->
+                loader.loadChunk(new DumpChunk(1, Arrays.copyOf(old, chunks.get(0).data().length))))
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("unsupported format version " + version);
   }
 
   /**
@@ -205,15 +236,19 @@ class CorruptDumpTest {
   void aHeaderDeclaringHugeTablesCostsOnlyTheBytesSupplied() throws CorruptDumpException {
     DumpBytes huge = new DumpBytes(stream);
     huge.set(huge.at("buckets"), 4, Integer.MAX_VALUE - 1);
-    assertThatThrownBy(huge::read).isInstanceOf(CorruptDumpException.class).hasMessageContaining("truncated");
+    assertThatThrownBy(huge::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("truncated");
 
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(new DumpChunk(1, Arrays.copyOf(huge.bytes(), huge.headerLength())));
     // the original first chunk fits the declared (larger) first sub-filter, but is not all of it
     loader.loadChunk(chunks.get(1));
-    assertThatThrownBy(() -> loader.loadChunk(chunks.get(2))).isInstanceOf(CorruptDumpException.class)
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(2)))
+        .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("out of order");
-    assertThatThrownBy(loader::complete).isInstanceOf(CorruptDumpException.class)
+    assertThatThrownBy(loader::complete)
+        .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("incomplete");
   }
 
@@ -223,17 +258,21 @@ class CorruptDumpTest {
     for (DumpChunk c : chunks) {
       loader.loadChunk(c);
     }
-    assertThatThrownBy(() -> loader.loadChunk(DumpChunk.END)).isInstanceOf(CorruptDumpException.class);
+    assertThatThrownBy(() -> loader.loadChunk(DumpChunk.END))
+        .isInstanceOf(CorruptDumpException.class);
     assertThat(state(loader.complete())).isEqualTo(state(stream));
   }
 
   @Test
   void aDumpReadWithAnotherFunnelIsRejectedNamingBothFunnels() {
-    assertThatThrownBy(() -> CuckooFilter.readFrom(new ByteArrayInputStream(stream), Funnels.stringFunnel()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'long'")
+    assertThatThrownBy(
+            () -> CuckooFilter.readFrom(new ByteArrayInputStream(stream), Funnels.stringFunnel()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'long'")
         .hasMessageContaining("'string-utf8'");
     ChunkLoader<CuckooFilter<Integer>> loader = CuckooFilter.loader(Funnels.integerFunnel());
-    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> loader.loadChunk(chunks.get(0)))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'int'");
   }
 
@@ -244,7 +283,8 @@ class CorruptDumpTest {
    * position for position, which is what the structural mixes below do.
    */
   private static List<AbstractCuckooFilter> sameShapeSeedAndWriteCount() throws IOException {
-    LongCuckooFilter other = LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
+    LongCuckooFilter other =
+        LongCuckooFilter.newBuilder().expectedInsertions(60).expansion(1).seed(9).build();
     LongStream.range(10_000, 10_170).forEach(other::add);
     other.remove(10_003);
     LongCuckooFilter replica = LongCuckooFilter.readFrom(new ByteArrayInputStream(stream));
@@ -259,11 +299,13 @@ class CorruptDumpTest {
       assertThat(DumpBytes.chunks(f)).hasSize(chunks.size());
       assertThat(f.info().buckets()).isEqualTo(original.info().buckets());
     }
-    assertThat(new DumpBytes(dump(other)).longAt("writes")).isEqualTo(new DumpBytes(stream).longAt("writes"));
+    assertThat(new DumpBytes(dump(other)).longAt("writes"))
+        .isEqualTo(new DumpBytes(stream).longAt("writes"));
     for (int i = 0; i < pool.size(); i++) {
       for (int j = i + 1; j < pool.size(); j++) {
         assertThat(new DumpBytes(dump(pool.get(i))).longAt("digest"))
-            .as("bodies %s and %s differ", i, j).isNotEqualTo(new DumpBytes(dump(pool.get(j))).longAt("digest"));
+            .as("bodies %s and %s differ", i, j)
+            .isNotEqualTo(new DumpBytes(dump(pool.get(j))).longAt("digest"));
       }
     }
     return pool;
@@ -337,8 +379,8 @@ class CorruptDumpTest {
   }
 
   /**
-   * Chunks of dumps with the same shape, seed and write count, mixed position by position under
-   * one header: every load that took a chunk of another dump is refused (at that chunk or at
+   * Chunks of dumps with the same shape, seed and write count, mixed position by position under one
+   * header: every load that took a chunk of another dump is refused (at that chunk or at
    * complete()), every load of one dump's own chunks completes as that dump. Bound: 0 accepted of
    * 1,000 random mixes (seed 13).
    */
@@ -391,53 +433,63 @@ class CorruptDumpTest {
   }
 
   /**
-   * Dumps whose checksums are valid but whose fields are not (a writer bug or a crafted file):
-   * each range check rejects them with a CorruptDumpException that names the field.
+   * Dumps whose checksums are valid but whose fields are not (a writer bug or a crafted file): each
+   * range check rejects them with a CorruptDumpException that names the field.
    */
   @ParameterizedTest(name = "{0} = {2}")
   @CsvSource({
-      "magic, 4, 0x12345678, not a cuckoo filter dump",
-      "version, 1, 4, unsupported format version 4",
-      "scheme, 1, 0x41, hash scheme 'Axh3-64'",
-      "fingerprintBits, 1, 3, fingerprint bits 3",
-      "fingerprintBits, 1, 17, fingerprint bits 17",
-      "bucketSize, 1, 3, bucket size 3",
-      "maxKicks, 4, 0, max kicks 0",
-      "maxKicks, 4, 65536, max kicks 65536",
-      "expansion, 4, -1, expansion -1",
-      "expansion, 4, 0, a fixed-size filter (expansion 0) has 3 sub-filters",
-      "buckets, 4, 0, bucket count 0",
-      "buckets, 4, 33, bucket count 33",
-      "items, 8, 1, item count 1 differs",
-      "deletes, 8, -1, deleted count -1",
-      "writes, 8, -1, write count -1",
-      "subFilterCount, 2, 0, sub-filter count 0",
-      "subFilterCount, 2, 33, sub-filter count 33"})
-  void headerFieldsOutOfRangeAreRejectedEvenWithValidChecksums(String field, int width, String value,
-      String message) {
+    "magic, 4, 0x12345678, not a cuckoo filter dump",
+    "version, 1, 4, unsupported format version 4",
+    "scheme, 1, 0x41, hash scheme 'Axh3-64'",
+    "fingerprintBits, 1, 3, fingerprint bits 3",
+    "fingerprintBits, 1, 17, fingerprint bits 17",
+    "bucketSize, 1, 3, bucket size 3",
+    "maxKicks, 4, 0, max kicks 0",
+    "maxKicks, 4, 65536, max kicks 65536",
+    "expansion, 4, -1, expansion -1",
+    "expansion, 4, 0, a fixed-size filter (expansion 0) has 3 sub-filters",
+    "buckets, 4, 0, bucket count 0",
+    "buckets, 4, 33, bucket count 33",
+    "items, 8, 1, item count 1 differs",
+    "deletes, 8, -1, deleted count -1",
+    "writes, 8, -1, write count -1",
+    "subFilterCount, 2, 0, sub-filter count 0",
+    "subFilterCount, 2, 33, sub-filter count 33"
+  })
+  void headerFieldsOutOfRangeAreRejectedEvenWithValidChecksums(
+      String field, int width, String value, String message) {
     DumpBytes dump = new DumpBytes(stream);
     dump.set(dump.at(field), width, Long.decode(value));
-    assertThatThrownBy(dump::read).isInstanceOf(CorruptDumpException.class).hasMessageContaining(message);
+    assertThatThrownBy(dump::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining(message);
   }
 
   @Test
   void subFilterShapesAndCountsThatDisagreeAreRejectedEvenWithValidChecksums() {
     DumpBytes segments = new DumpBytes(stream);
     segments.set(segments.segmentsAt(1), 4, 2);
-    assertThatThrownBy(segments::read).isInstanceOf(CorruptDumpException.class)
+    assertThatThrownBy(segments::read)
+        .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("sub-filter 1 has 2 segments, expected 1");
 
     DumpBytes tooMany = new DumpBytes(stream);
     tooMany.set(tooMany.segmentsAt(0) + 4, 8, 1_000_000);
-    assertThatThrownBy(tooMany::read).isInstanceOf(CorruptDumpException.class).hasMessageContaining("claims 1000000 items");
+    assertThatThrownBy(tooMany::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("claims 1000000 items");
 
     // Move one item from sub-filter 0's count to the last one's: sums still match, slots do not.
     DumpBytes shifted = new DumpBytes(stream);
     long items0 = ByteBuffer.wrap(stream).getLong(shifted.segmentsAt(0) + 4);
     long items2 = ByteBuffer.wrap(stream).getLong(shifted.segmentsAt(2) + 4);
-    shifted.set(shifted.segmentsAt(0) + 4, 8, items0 - 1).set(shifted.segmentsAt(2) + 4, 8, items2 + 1);
-    assertThatThrownBy(shifted::read).isInstanceOf(CorruptDumpException.class)
-        .hasMessageContaining("holds " + items0 + " fingerprints but its header says " + (items0 - 1));
+    shifted
+        .set(shifted.segmentsAt(0) + 4, 8, items0 - 1)
+        .set(shifted.segmentsAt(2) + 4, 8, items2 + 1);
+    assertThatThrownBy(shifted::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining(
+            "holds " + items0 + " fingerprints but its header says " + (items0 - 1));
   }
 
   @Test
@@ -447,7 +499,8 @@ class CorruptDumpTest {
     int wordsPerSubFilter = dump.words() / 3;
     assertThat(dump.word(wordsPerSubFilter - 1)).isZero();
     dump.setWord(wordsPerSubFilter - 1, 1L << 40);
-    assertThatThrownBy(dump::read).isInstanceOf(CorruptDumpException.class)
+    assertThatThrownBy(dump::read)
+        .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("sub-filter 0 has bits set past its last bucket");
   }
 }

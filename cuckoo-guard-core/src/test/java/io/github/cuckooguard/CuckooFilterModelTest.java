@@ -14,25 +14,27 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Model-based test: random sequences of every operation, checked after each step against a
- * multiset of keys (the model). Fingerprints of 4 and 8 bits in small tables make different keys
- * share fingerprints and buckets all the time, and the fill/drain phases push the table to full
- * (kicks, failed adds, growth) and back.
+ * Model-based test: random sequences of every operation, checked after each step against a multiset
+ * of keys (the model). Fingerprints of 4 and 8 bits in small tables make different keys share
+ * fingerprints and buckets all the time, and the fill/drain phases push the table to full (kicks,
+ * failed adds, growth) and back.
  *
  * <p>What must hold for a key the model holds {@code c > 0} times: {@code mightContain} is true,
  * {@code count} is at least {@code c}, {@code addIfAbsent} answers {@code ALREADY_PRESENT}, and
- * {@code remove} succeeds. The filter's item count equals the model's size at every step. A
- * failed add happens only when the filter cannot grow or the key's bucket pairs already hold
- * 2·b copies of its fingerprint, and loses nothing. Only keys the model holds are removed
- * (removing others may legitimately create false negatives; see {@link CollisionHazardTest}).
+ * {@code remove} succeeds. The filter's item count equals the model's size at every step. A failed
+ * add happens only when the filter cannot grow or the key's bucket pairs already hold 2·b copies of
+ * its fingerprint, and loses nothing. Only keys the model holds are removed (removing others may
+ * legitimately create false negatives; see {@link CollisionHazardTest}).
  *
  * <p>130,000 operations per shape, 10 shapes: 1.3 million operations, fixed seeds.
  */
 class CuckooFilterModelTest {
 
   private static final int OPERATIONS = 130_000;
+
   /** A fill phase ends after this many failed adds; a drain phase at half load. */
   private static final int FAILURES_PER_FILL = 10;
+
   private static final int MAX_PHASE = 8_000;
   private static final int FULL_CHECK_EVERY = 2_000;
   private static final int MAX_COPIES = 3;
@@ -53,15 +55,31 @@ class CuckooFilterModelTest {
         arguments(8, 4, 2, 300, 64, false, 20L));
   }
 
-  @ParameterizedTest(name = "f={0} b={1} expansion={2} capacity={3} maxKicks={4} primitive={5} seed={6}")
+  @ParameterizedTest(
+      name = "f={0} b={1} expansion={2} capacity={3} maxKicks={4} primitive={5} seed={6}")
   @MethodSource("shapes")
-  void filterNeverDisagreesWithTheMultisetModel(int f, int b, int expansion, int capacity, int maxKicks,
-      boolean primitive, long seed) {
-    FilterSubject filter = primitive
-        ? FilterSubject.of(LongCuckooFilter.newBuilder().fingerprintBits(f).bucketSize(b).expansion(expansion)
-            .expectedInsertions(capacity).maxKicks(maxKicks).seed(seed).build())
-        : FilterSubject.of(CuckooFilter.newBuilder(Funnels.longFunnel()).fingerprintBits(f).bucketSize(b)
-            .expansion(expansion).expectedInsertions(capacity).maxKicks(maxKicks).seed(seed).build());
+  void filterNeverDisagreesWithTheMultisetModel(
+      int f, int b, int expansion, int capacity, int maxKicks, boolean primitive, long seed) {
+    FilterSubject filter =
+        primitive
+            ? FilterSubject.of(
+                LongCuckooFilter.newBuilder()
+                    .fingerprintBits(f)
+                    .bucketSize(b)
+                    .expansion(expansion)
+                    .expectedInsertions(capacity)
+                    .maxKicks(maxKicks)
+                    .seed(seed)
+                    .build())
+            : FilterSubject.of(
+                CuckooFilter.newBuilder(Funnels.longFunnel())
+                    .fingerprintBits(f)
+                    .bucketSize(b)
+                    .expansion(expansion)
+                    .expectedInsertions(capacity)
+                    .maxKicks(maxKicks)
+                    .seed(seed)
+                    .build());
     Run run = new Run(filter, new SplittableRandom(seed), 3 * capacity);
     for (int i = 0; i < OPERATIONS; i++) {
       run.step();
@@ -80,7 +98,9 @@ class CuckooFilterModelTest {
     } else {
       assertThat(run.maxSubFilters).as("sub-filters grown").isGreaterThan(1);
     }
-    assertThat(run.collisionsSeen).as("ADDNX answers ALREADY_PRESENT for keys the model lacks").isPositive();
+    assertThat(run.collisionsSeen)
+        .as("ADDNX answers ALREADY_PRESENT for keys the model lacks")
+        .isPositive();
   }
 
   /** One model-based run: the filter, the model and the bookkeeping of what was exercised. */
@@ -89,8 +109,10 @@ class CuckooFilterModelTest {
     final SplittableRandom random;
     final long[] universe;
     final Map<Long, Integer> model = new HashMap<>();
+
     /** One entry per stored copy, so that a uniform pick is a uniform copy to remove. */
     final List<Long> copies = new ArrayList<>();
+
     long failedAdds;
     long collisionsSeen;
     double maxLoad;
@@ -140,11 +162,15 @@ class CuckooFilterModelTest {
         }
       }
       AbstractCuckooFilter f = filter.filter();
-      assertThat(f.approximateElementCount()).as("items stored vs model size").isEqualTo(copies.size());
+      assertThat(f.approximateElementCount())
+          .as("items stored vs model size")
+          .isEqualTo(copies.size());
       double load = f.loadFactor();
       maxLoad = Math.max(maxLoad, load);
       phaseOps++;
-      if (filling ? phaseFailures >= FAILURES_PER_FILL || phaseOps >= MAX_PHASE : load < 0.5 || phaseOps >= MAX_PHASE) {
+      if (filling
+          ? phaseFailures >= FAILURES_PER_FILL || phaseOps >= MAX_PHASE
+          : load < 0.5 || phaseOps >= MAX_PHASE) {
         maxSubFilters = Math.max(maxSubFilters, f.info().subFilters());
         fillPhases += filling ? 1 : 0;
         filling = !filling;
@@ -171,8 +197,13 @@ class CuckooFilterModelTest {
         FilterInfo info = filter.info();
         // or when the key's pairs already hold the most copies of its fingerprint (2·b, over all
         // sub-filters), which growth may not lift
-        assertThat(info.expansion() == 0 || info.subFilters() == 32 || filter.count(key) >= 2 * info.bucketSize())
-            .as("an add fails only when the filter cannot grow or the key's pairs are at the copy limit: %s", info)
+        assertThat(
+                info.expansion() == 0
+                    || info.subFilters() == 32
+                    || filter.count(key) >= 2 * info.bucketSize())
+            .as(
+                "an add fails only when the filter cannot grow or the key's pairs are at the copy limit: %s",
+                info)
             .isTrue();
       }
     }
@@ -193,7 +224,9 @@ class CuckooFilterModelTest {
         }
         case FULL -> {
           record(key, false);
-          assertThat(filter.mightContain(key)).as("FULL means the key was absent, and nothing was stored").isFalse();
+          assertThat(filter.mightContain(key))
+              .as("FULL means the key was absent, and nothing was stored")
+              .isFalse();
         }
       }
       checkKey(key);
@@ -237,12 +270,15 @@ class CuckooFilterModelTest {
     void mightContainAll() {
       long[] batch = new long[1 + random.nextInt(6)];
       for (int i = 0; i < batch.length; i++) {
-        batch[i] = i % 2 == 0 && !copies.isEmpty() ? copies.get(random.nextInt(copies.size())) : anyKey();
+        batch[i] =
+            i % 2 == 0 && !copies.isEmpty() ? copies.get(random.nextInt(copies.size())) : anyKey();
       }
       boolean[] answers = filter.mightContainAll(batch);
       assertThat(answers).hasSize(batch.length);
       for (int i = 0; i < batch.length; i++) {
-        assertThat(answers[i]).as("mightContainAll[%s] vs mightContain", i).isEqualTo(filter.mightContain(batch[i]));
+        assertThat(answers[i])
+            .as("mightContainAll[%s] vs mightContain", i)
+            .isEqualTo(filter.mightContain(batch[i]));
         if (held(batch[i]) > 0) {
           assertThat(answers[i]).as("mightContainAll of held key %s", batch[i]).isTrue();
         }
@@ -252,15 +288,23 @@ class CuckooFilterModelTest {
     void checkKey(long key) {
       int held = held(key);
       if (held > 0) {
-        assertThat(filter.mightContain(key)).as("false negative for key %s held %s times", key, held).isTrue();
+        assertThat(filter.mightContain(key))
+            .as("false negative for key %s held %s times", key, held)
+            .isTrue();
       }
-      assertThat(filter.count(key)).as("count of key %s held %s times", key, held).isGreaterThanOrEqualTo(held);
+      assertThat(filter.count(key))
+          .as("count of key %s held %s times", key, held)
+          .isGreaterThanOrEqualTo(held);
     }
 
     void checkEveryHeldKey() {
       for (Map.Entry<Long, Integer> e : model.entrySet()) {
-        assertThat(filter.mightContain(e.getKey())).as("false negative for held key %s", e.getKey()).isTrue();
-        assertThat(filter.count(e.getKey())).as("count of held key %s", e.getKey()).isGreaterThanOrEqualTo(e.getValue());
+        assertThat(filter.mightContain(e.getKey()))
+            .as("false negative for held key %s", e.getKey())
+            .isTrue();
+        assertThat(filter.count(e.getKey()))
+            .as("count of held key %s", e.getKey())
+            .isGreaterThanOrEqualTo(e.getValue());
       }
     }
 

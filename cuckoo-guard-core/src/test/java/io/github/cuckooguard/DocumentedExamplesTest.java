@@ -10,22 +10,24 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The examples of the root README's "Use" section and of {@link CuckooFilter}'s class comment,
- * kept here as code the build compiles and runs. Each example sits between {@code // BEGIN name}
- * and {@code // END name}; {@link #theDocumentsShowExactlyTheCompiledExamples} checks that the
+ * The examples of the root README's "Use" section and of {@link CuckooFilter}'s class comment, kept
+ * here as code the build compiles and runs. Each example sits between {@code // BEGIN name} and
+ * {@code // END name}; {@link #theDocumentsShowExactlyTheCompiledExamples} checks that the
  * documents show the same lines, so neither can change without the other (a README line once did
- * not compile: {@code CuckooFilter<CharSequence>} cannot be converted to
- * {@code CuckooFilter<String>}).
+ * not compile: {@code CuckooFilter<CharSequence>} cannot be converted to {@code
+ * CuckooFilter<String>}).
  */
 class DocumentedExamplesTest {
 
   private static final Path SELF =
       Path.of("src/test/java/io/github/cuckooguard/DocumentedExamplesTest.java");
   private static final Path README = Path.of("../README.md");
-  private static final Path CUCKOO_FILTER = Path.of("src/main/java/io/github/cuckooguard/CuckooFilter.java");
+  private static final Path CUCKOO_FILTER =
+      Path.of("src/main/java/io/github/cuckooguard/CuckooFilter.java");
 
   @Test
   void readmeUse() {
+    // spotless:off
     // BEGIN readme-use
     CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())
         .expectedInsertions(1_000_000)
@@ -37,6 +39,7 @@ class DocumentedExamplesTest {
     filter.remove("alice");               // only remove what you added
     LongCuckooFilter ids = LongCuckooFilter.newBuilder().expectedInsertions(10_000_000).build(); // no boxing
     // END readme-use
+    // spotless:on
     assertThat(filter.info().fingerprintBits()).as("the comment's claim").isEqualTo(13);
     assertThat(filter.approximateElementCount()).isZero();
     assertThat(ids.info().bucketSize()).isEqualTo(4);
@@ -62,6 +65,7 @@ class DocumentedExamplesTest {
     Repository repository = new Repository();
     java.util.Set<Long> ids = repository.rows;
     long id = 42;
+    // spotless:off
     // BEGIN readme-write-protocol
     CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel())
         .spec(GuardSpec.newBuilder().expectedInsertions(1_000_000).fpp(0.001).build())
@@ -75,12 +79,14 @@ class DocumentedExamplesTest {
     repository.delete(id);
     leave.gone();                                 // after it is gone (or leave.cancel())
     // END readme-write-protocol
+    // spotless:on
     assertThat(guard.stats().size()).isZero();
     assertThat(guard.inFlight()).isZero();
   }
 
   @Test
   void cuckooFilterClassComment() {
+    // spotless:off
     // BEGIN cuckoo-filter-class
     CuckooFilter<String> filter = CuckooFilter.newBuilder(Funnels.stringFunnel())
         .expectedInsertions(1_000_000).fpp(0.001).build();
@@ -88,13 +94,15 @@ class DocumentedExamplesTest {
     filter.mightContain("alice");   // true
     filter.remove("alice");
     // END cuckoo-filter-class
+    // spotless:on
     assertThat(filter.approximateElementCount()).isZero();
   }
 
   @Test
   void theDocumentsShowExactlyTheCompiledExamples() throws IOException {
     assertThat(readmeBlockAfter("## Use")).isEqualTo(example("readme-use"));
-    assertThat(readmeBlockAfter("## Plug it into your cache or database")).isEqualTo(example("readme-write-protocol"));
+    assertThat(readmeBlockAfter("## Plug it into your cache or database"))
+        .isEqualTo(example("readme-write-protocol"));
     assertThat(javadocBlock(CUCKOO_FILTER)).isEqualTo(example("cuckoo-filter-class"));
   }
 
@@ -129,7 +137,8 @@ class DocumentedExamplesTest {
     assertThat(from).as("a code block in %s", source).isPositive();
     List<String> out = new ArrayList<>();
     for (String line : lines.subList(from + 1, to)) {
-      out.add(line.startsWith(" * ") ? line.substring(3) : line.substring(Math.min(2, line.length())));
+      out.add(
+          line.startsWith(" * ") ? line.substring(3) : line.substring(Math.min(2, line.length())));
     }
     return out;
   }

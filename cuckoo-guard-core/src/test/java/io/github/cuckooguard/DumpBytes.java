@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and rewrites the documented dump layout (see {@code internal.DumpFormat}) so that tests
- * can build dumps whose checksums are valid but whose fields are not: every range check of the
- * reader is then reached, not only the checksum.
+ * Reads and rewrites the documented dump layout (see {@code internal.DumpFormat}) so that tests can
+ * build dumps whose checksums are valid but whose fields are not: every range check of the reader
+ * is then reached, not only the checksum.
  */
 final class DumpBytes {
 
@@ -68,7 +68,10 @@ final class DumpBytes {
     return headerCrcAt + 4;
   }
 
-  /** Writes {@code width} big-endian bytes of {@code value} at {@code offset}, then fixes both checksums. */
+  /**
+   * Writes {@code width} big-endian bytes of {@code value} at {@code offset}, then fixes both
+   * checksums.
+   */
   DumpBytes set(int offset, int width, long value) {
     for (int i = width - 1; i >= 0; i--) {
       bytes[offset + i] = (byte) value;
@@ -77,7 +80,9 @@ final class DumpBytes {
     return resealed();
   }
 
-  /** Overwrites body word {@code index} (counting over all sub-filters) and fixes the data checksum. */
+  /**
+   * Overwrites body word {@code index} (counting over all sub-filters) and fixes the data checksum.
+   */
   DumpBytes setWord(int index, long value) {
     ByteBuffer.wrap(bytes).putLong(headerLength() + 8 * index, value);
     return resealed();
@@ -123,7 +128,8 @@ final class DumpBytes {
     DumpBytes h = new DumpBytes(header);
     DumpBytes o = new DumpBytes(other);
     byte[] out = Arrays.copyOf(header, h.headerLength() + other.length - o.headerLength());
-    System.arraycopy(other, o.headerLength(), out, h.headerLength(), other.length - o.headerLength());
+    System.arraycopy(
+        other, o.headerLength(), out, h.headerLength(), other.length - o.headerLength());
     return out;
   }
 
@@ -142,9 +148,9 @@ final class DumpBytes {
   }
 
   /**
-   * The dump's bytes with the dump id and the header checksum over it zeroed: what two filters
-   * in the same state have in common (the id is drawn per instance and state, so two instances
-   * never share it).
+   * The dump's bytes with the dump id and the header checksum over it zeroed: what two filters in
+   * the same state have in common (the id is drawn per instance and state, so two instances never
+   * share it).
    */
   static byte[] state(byte[] dump) {
     DumpBytes d = new DumpBytes(dump);

@@ -14,10 +14,9 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The parts of one dump are bound together and to nothing else. Before,
- * a chunk's identity was only (seed, write count) and a stream body was checked only by its own
- * CRC, so parts of different dumps whose counts agreed loaded silently and keys then answered
- * false.
+ * The parts of one dump are bound together and to nothing else. Before, a chunk's identity was only
+ * (seed, write count) and a stream body was checked only by its own CRC, so parts of different
+ * dumps whose counts agreed loaded silently and keys then answered false.
  */
 class DumpIdentityTest {
 
@@ -39,9 +38,12 @@ class DumpIdentityTest {
 
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(xs.get(0));
-    assertThatThrownBy(() -> loader.loadChunk(ys.get(1))).isInstanceOf(CorruptDumpException.class)
-        .hasMessageContaining("belongs to another dump").hasMessageContaining("same seed and write count");
-    // the refusal changed nothing: X's own chunk completes the load, and every key of X answers true
+    assertThatThrownBy(() -> loader.loadChunk(ys.get(1)))
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("belongs to another dump")
+        .hasMessageContaining("same seed and write count");
+    // the refusal changed nothing: X's own chunk completes the load, and every key of X answers
+    // true
     loader.loadChunk(xs.get(1));
     LongCuckooFilter loaded = loader.complete();
     for (long k = 0; k < 500; k++) {
@@ -63,12 +65,14 @@ class DumpIdentityTest {
 
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(c1.get(0));
-    assertThatThrownBy(() -> loader.loadChunk(c2.get(1))).isInstanceOf(CorruptDumpException.class)
+    assertThatThrownBy(() -> loader.loadChunk(c2.get(1)))
+        .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("another dump");
   }
 
   @Test
-  void chunksOfOneFilterTakenAtDifferentTimesAreRefusedEvenAfterTheCountsComeBack() throws CorruptDumpException {
+  void chunksOfOneFilterTakenAtDifferentTimesAreRefusedEvenAfterTheCountsComeBack()
+      throws CorruptDumpException {
     LongCuckooFilter f = seeded42(0);
     List<DumpChunk> before = DumpBytes.chunks(f);
     f.add(9_999_999);
@@ -76,7 +80,8 @@ class DumpIdentityTest {
     List<DumpChunk> after = DumpBytes.chunks(f);
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(after.get(0));
-    assertThatThrownBy(() -> loader.loadChunk(before.get(1))).isInstanceOf(CorruptDumpException.class);
+    assertThatThrownBy(() -> loader.loadChunk(before.get(1)))
+        .isInstanceOf(CorruptDumpException.class);
     loader.loadChunk(after.get(1));
     assertThat(state(loader.complete())).isEqualTo(state(f));
   }
@@ -88,19 +93,21 @@ class DumpIdentityTest {
     byte[] older = dump(f);
     List<DumpChunk> olderChunks = DumpBytes.chunks(f);
     f.add(123_456_789); // the key added in between
-    f.remove(3);        // so that the counts agree again
+    f.remove(3); // so that the counts agree again
     byte[] newer = dump(f);
     assertThat(new DumpBytes(newer).headerLength()).isEqualTo(new DumpBytes(older).headerLength());
     byte[] torn = DumpBytes.splice(newer, older);
     assertThat(torn).hasSameSizeAs(newer);
 
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(torn)))
-        .isInstanceOf(CorruptDumpException.class).hasMessageContaining("body digest")
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("body digest")
         .hasMessageContaining("not the one this header was written with");
     // the chunk path refuses the same mix at the first body chunk
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     loader.loadChunk(DumpBytes.chunks(f).get(0));
-    assertThatThrownBy(() -> loader.loadChunk(olderChunks.get(1))).isInstanceOf(CorruptDumpException.class);
+    assertThatThrownBy(() -> loader.loadChunk(olderChunks.get(1)))
+        .isInstanceOf(CorruptDumpException.class);
   }
 
   @Test
@@ -111,7 +118,8 @@ class DumpIdentityTest {
     LongStream.range(0, 500).forEach(b::add);
     byte[] mixed = new DumpBytes(DumpBytes.splice(dump(a), dump(b))).checksummed().bytes();
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(mixed)))
-        .isInstanceOf(CorruptDumpException.class).hasMessageContaining("body digest");
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("body digest");
   }
 
   @Test
@@ -119,19 +127,21 @@ class DumpIdentityTest {
     LongCuckooFilter f = seeded42(0);
     byte[] first = dump(f);
     assertThat(dump(f)).as("same instance, same state: same dump").isEqualTo(first);
-    assertThat(f.scanDump(0).data()).isEqualTo(Arrays.copyOf(first, new DumpBytes(first).headerLength()));
+    assertThat(f.scanDump(0).data())
+        .isEqualTo(Arrays.copyOf(first, new DumpBytes(first).headerLength()));
     long id = new DumpBytes(first).longAt("dumpId");
     f.add(1_000_000_007L);
     assertThat(new DumpBytes(dump(f)).longAt("dumpId")).isNotEqualTo(id);
   }
 
   /**
-   * The stream form's documented end: a reader stops after the dump's last byte. What follows,
-   * such as the stale tail of a longer dump overwritten in place, is neither read nor refused,
-   * and cannot change the filter read.
+   * The stream form's documented end: a reader stops after the dump's last byte. What follows, such
+   * as the stale tail of a longer dump overwritten in place, is neither read nor refused, and
+   * cannot change the filter read.
    */
   @Test
-  void aStreamDumpFollowedByTheStaleTailOfALongerOneReadsAsItselfAndLeavesTheTail() throws IOException {
+  void aStreamDumpFollowedByTheStaleTailOfALongerOneReadsAsItselfAndLeavesTheTail()
+      throws IOException {
     LongCuckooFilter big = LongCuckooFilter.newBuilder().expectedInsertions(5_000).seed(5).build();
     LongStream.range(0, 4_000).forEach(big::add);
     LongCuckooFilter small = seeded42(0);
@@ -144,6 +154,7 @@ class DumpIdentityTest {
     assertThat(in.available()).isEqualTo(longer.length - shorter.length);
     ByteArrayOutputStream rest = new ByteArrayOutputStream();
     in.transferTo(rest);
-    assertThat(rest.toByteArray()).isEqualTo(Arrays.copyOfRange(longer, shorter.length, longer.length));
+    assertThat(rest.toByteArray())
+        .isEqualTo(Arrays.copyOfRange(longer, shorter.length, longer.length));
   }
 }

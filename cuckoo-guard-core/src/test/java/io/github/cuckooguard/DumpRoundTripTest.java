@@ -15,16 +15,24 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A filter written and read back, as a stream ({@code writeTo}/{@code readFrom}) or in chunks
- * ({@code scanDump}/{@code loader}), answers exactly as the original: same {@code mightContain}
- * and {@code count} for added, removed and never-added keys, same {@code info()}, same bytes
- * when written again, and it keeps working (adds, removes, growth) afterwards.
+ * ({@code scanDump}/{@code loader}), answers exactly as the original: same {@code mightContain} and
+ * {@code count} for added, removed and never-added keys, same {@code info()}, same bytes when
+ * written again, and it keeps working (adds, removes, growth) afterwards.
  */
 class DumpRoundTripTest {
 
-  /** A string filter with adds, duplicate adds and removes, grown to several sub-filters unless expansion is 0. */
+  /**
+   * A string filter with adds, duplicate adds and removes, grown to several sub-filters unless
+   * expansion is 0.
+   */
   private static CuckooFilter<CharSequence> populated(int expansion, int capacity) {
-    CuckooFilter<CharSequence> filter = CuckooFilter.newBuilder(Funnels.stringFunnel()).expectedInsertions(capacity)
-        .fingerprintBits(12).expansion(expansion).seed(1234).build();
+    CuckooFilter<CharSequence> filter =
+        CuckooFilter.newBuilder(Funnels.stringFunnel())
+            .expectedInsertions(capacity)
+            .fingerprintBits(12)
+            .expansion(expansion)
+            .seed(1234)
+            .build();
     for (int i = 0; i < 3_000; i++) {
       filter.add("key-" + i);
     }
@@ -37,7 +45,8 @@ class DumpRoundTripTest {
     return filter;
   }
 
-  private static void assertSameAnswers(CuckooFilter<CharSequence> expected, CuckooFilter<CharSequence> actual) {
+  private static void assertSameAnswers(
+      CuckooFilter<CharSequence> expected, CuckooFilter<CharSequence> actual) {
     assertThat(actual.info()).isEqualTo(expected.info());
     assertThat(actual.approximateElementCount()).isEqualTo(expected.approximateElementCount());
     assertThat(actual.expectedFpp()).isEqualTo(expected.expectedFpp());
@@ -58,17 +67,19 @@ class DumpRoundTripTest {
     }
     assertThat(original.info().itemsDeleted()).isEqualTo(1_000);
 
-    CuckooFilter<CharSequence> copy = CuckooFilter.readFrom(new ByteArrayInputStream(dump(original)),
-        Funnels.stringFunnel());
+    CuckooFilter<CharSequence> copy =
+        CuckooFilter.readFrom(new ByteArrayInputStream(dump(original)), Funnels.stringFunnel());
     assertSameAnswers(original, copy);
   }
 
   @ParameterizedTest(name = "expansion {0}, capacity {1}")
   @CsvSource({"0, 4000", "1, 1000", "2, 500"})
-  void scanDumpAndLoaderRoundTripAnswersIdentically(int expansion, int capacity) throws CorruptDumpException {
+  void scanDumpAndLoaderRoundTripAnswersIdentically(int expansion, int capacity)
+      throws CorruptDumpException {
     CuckooFilter<CharSequence> original = populated(expansion, capacity);
     List<DumpChunk> chunks = DumpBytes.chunks(original);
-    assertThat(chunks).as("the header, then one chunk per sub-filter (each below 8 MiB)")
+    assertThat(chunks)
+        .as("the header, then one chunk per sub-filter (each below 8 MiB)")
         .hasSize(1 + original.info().subFilters());
     assertThat(original.scanDump(chunks.get(chunks.size() - 1).cursor())).isEqualTo(DumpChunk.END);
 
@@ -78,8 +89,12 @@ class DumpRoundTripTest {
 
   @Test
   void subFilterLargerThanEightMebibytesIsSplitIntoBoundedChunks() throws CorruptDumpException {
-    LongCuckooFilter original = LongCuckooFilter.newBuilder().expectedInsertions(4_500_000).fingerprintBits(16)
-        .seed(5).build();
+    LongCuckooFilter original =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(4_500_000)
+            .fingerprintBits(16)
+            .seed(5)
+            .build();
     LongStream.range(0, 10_000).forEach(original::add);
     List<DumpChunk> chunks = DumpBytes.chunks(original);
     assertThat(chunks).hasSize(3);
@@ -93,19 +108,26 @@ class DumpRoundTripTest {
     assertThat(state(copy)).isEqualTo(state(original));
   }
 
-  /** The class comment of LongCuckooFilter: keys hash exactly as longFunnel keys, either dump reads as the other. */
+  /**
+   * The class comment of LongCuckooFilter: keys hash exactly as longFunnel keys, either dump reads
+   * as the other.
+   */
   @Test
   void longFilterAndCuckooFilterOfLongsReadEachOthersDumps() throws IOException {
-    LongCuckooFilter primitive = LongCuckooFilter.newBuilder().expectedInsertions(2_000).seed(77).build();
-    CuckooFilter<Long> boxed = CuckooFilter.newBuilder(Funnels.longFunnel()).expectedInsertions(2_000).seed(77).build();
+    LongCuckooFilter primitive =
+        LongCuckooFilter.newBuilder().expectedInsertions(2_000).seed(77).build();
+    CuckooFilter<Long> boxed =
+        CuckooFilter.newBuilder(Funnels.longFunnel()).expectedInsertions(2_000).seed(77).build();
     for (long k = 0; k < 2_000; k++) {
       primitive.add(k * 31);
       boxed.add(k * 31);
     }
-    assertThat(state(primitive)).as("same seed and keys give the same table").isEqualTo(state(boxed));
+    assertThat(state(primitive))
+        .as("same seed and keys give the same table")
+        .isEqualTo(state(boxed));
 
-    CuckooFilter<Long> fromPrimitive = CuckooFilter.readFrom(new ByteArrayInputStream(dump(primitive)),
-        Funnels.longFunnel());
+    CuckooFilter<Long> fromPrimitive =
+        CuckooFilter.readFrom(new ByteArrayInputStream(dump(primitive)), Funnels.longFunnel());
     LongCuckooFilter fromBoxed = LongCuckooFilter.readFrom(new ByteArrayInputStream(dump(boxed)));
     ChunkLoader<CuckooFilter<Long>> loader = CuckooFilter.loader(Funnels.longFunnel());
     CuckooFilter<Long> chunked = DumpBytes.load(loader, DumpBytes.chunks(primitive));
@@ -120,7 +142,8 @@ class DumpRoundTripTest {
 
   @Test
   void aRestoredFilterKeepsWorkingAndGrowing() throws IOException {
-    LongCuckooFilter original = LongCuckooFilter.newBuilder().expectedInsertions(500).seed(3).build();
+    LongCuckooFilter original =
+        LongCuckooFilter.newBuilder().expectedInsertions(500).seed(3).build();
     LongStream.range(0, 500).forEach(original::add);
     LongCuckooFilter copy = LongCuckooFilter.readFrom(new ByteArrayInputStream(dump(original)));
     for (long k = 500; k < 5_000; k++) {

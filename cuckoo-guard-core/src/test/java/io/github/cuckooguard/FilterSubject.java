@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The operations the model-based and churn tests drive, over either public filter: a
- * {@code CuckooFilter<Long>} (funnel path) or a {@link LongCuckooFilter} (primitive path).
+ * The operations the model-based and churn tests drive, over either public filter: a {@code
+ * CuckooFilter<Long>} (funnel path) or a {@link LongCuckooFilter} (primitive path).
  */
 interface FilterSubject {
 
@@ -32,31 +32,109 @@ interface FilterSubject {
 
   static FilterSubject of(LongCuckooFilter f) {
     return new FilterSubject() {
-      @Override public boolean add(long key) { return f.add(key); }
-      @Override public AddResult addIfAbsent(long key) { return f.addIfAbsent(key); }
-      @Override public boolean remove(long key) { return f.remove(key); }
-      @Override public boolean mightContain(long key) { return f.mightContain(key); }
-      @Override public int count(long key) { return f.count(key); }
-      @Override public boolean[] addAll(long[] keys) { return f.addAll(keys); }
-      @Override public boolean[] mightContainAll(long[] keys) { return f.mightContainAll(keys); }
-      @Override public FilterInfo info() { return f.info(); }
-      @Override public AbstractCuckooFilter filter() { return f; }
-      @Override public String toString() { return "LongCuckooFilter"; }
+      @Override
+      public boolean add(long key) {
+        return f.add(key);
+      }
+
+      @Override
+      public AddResult addIfAbsent(long key) {
+        return f.addIfAbsent(key);
+      }
+
+      @Override
+      public boolean remove(long key) {
+        return f.remove(key);
+      }
+
+      @Override
+      public boolean mightContain(long key) {
+        return f.mightContain(key);
+      }
+
+      @Override
+      public int count(long key) {
+        return f.count(key);
+      }
+
+      @Override
+      public boolean[] addAll(long[] keys) {
+        return f.addAll(keys);
+      }
+
+      @Override
+      public boolean[] mightContainAll(long[] keys) {
+        return f.mightContainAll(keys);
+      }
+
+      @Override
+      public FilterInfo info() {
+        return f.info();
+      }
+
+      @Override
+      public AbstractCuckooFilter filter() {
+        return f;
+      }
+
+      @Override
+      public String toString() {
+        return "LongCuckooFilter";
+      }
     };
   }
 
   static FilterSubject of(CuckooFilter<Long> f) {
     return new FilterSubject() {
-      @Override public boolean add(long key) { return f.add(key); }
-      @Override public AddResult addIfAbsent(long key) { return f.addIfAbsent(key); }
-      @Override public boolean remove(long key) { return f.remove(key); }
-      @Override public boolean mightContain(long key) { return f.mightContain(key); }
-      @Override public int count(long key) { return f.count(key); }
-      @Override public boolean[] addAll(long[] keys) { return f.addAll(boxed(keys)); }
-      @Override public boolean[] mightContainAll(long[] keys) { return f.mightContainAll(boxed(keys)); }
-      @Override public FilterInfo info() { return f.info(); }
-      @Override public AbstractCuckooFilter filter() { return f; }
-      @Override public String toString() { return "CuckooFilter<Long>"; }
+      @Override
+      public boolean add(long key) {
+        return f.add(key);
+      }
+
+      @Override
+      public AddResult addIfAbsent(long key) {
+        return f.addIfAbsent(key);
+      }
+
+      @Override
+      public boolean remove(long key) {
+        return f.remove(key);
+      }
+
+      @Override
+      public boolean mightContain(long key) {
+        return f.mightContain(key);
+      }
+
+      @Override
+      public int count(long key) {
+        return f.count(key);
+      }
+
+      @Override
+      public boolean[] addAll(long[] keys) {
+        return f.addAll(boxed(keys));
+      }
+
+      @Override
+      public boolean[] mightContainAll(long[] keys) {
+        return f.mightContainAll(boxed(keys));
+      }
+
+      @Override
+      public FilterInfo info() {
+        return f.info();
+      }
+
+      @Override
+      public AbstractCuckooFilter filter() {
+        return f;
+      }
+
+      @Override
+      public String toString() {
+        return "CuckooFilter<Long>";
+      }
     };
   }
 

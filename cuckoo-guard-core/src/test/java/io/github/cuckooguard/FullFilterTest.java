@@ -26,23 +26,25 @@ class FullFilterTest {
 
   /**
    * The sizing promise at the default bucket size: the first insert that fails comes at a load of
-   * at least 0.95 (the design load), so a fixed-size filter holds its expected insertions. Keys
-   * are {@code (i + 1) * 0x9E3779B97F4A7C15 ^ seed}, the filter's seed is the same {@code seed}.
+   * at least 0.95 (the design load), so a fixed-size filter holds its expected insertions. Keys are
+   * {@code (i + 1) * 0x9E3779B97F4A7C15 ^ seed}, the filter's seed is the same {@code seed}.
    * Measured loads at the first failure (10-bit fingerprints, the default fpp): capacity 1,000:
    * 0.9754 / 0.9763 / 0.9839 (seeds 1 / 2 / 3); 10,000: 0.9749 / 0.9744 (seeds 4 / 5); 100,000:
-   * 0.9729 (seed 6); 1,000,000: 0.9703 (seed 7). Smaller tables fill less evenly: see
-   * {@link AbstractFilterBuilder#expectedInsertions}.
+   * 0.9729 (seed 6); 1,000,000: 0.9703 (seed 7). Smaller tables fill less evenly: see {@link
+   * AbstractFilterBuilder#expectedInsertions}.
    */
   @ParameterizedTest(name = "capacity {0}, seed {1}")
   @CsvSource({"1000, 1", "1000, 2", "1000, 3", "10000, 4", "10000, 5", "100000, 6", "1000000, 7"})
   void firstFailedInsertComesAtLoadOfAtLeast95PercentWithFourSlotBuckets(long capacity, long seed) {
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(capacity).expansion(0).seed(seed)
-        .build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder().expectedInsertions(capacity).expansion(0).seed(seed).build();
     long added = 0;
     while (filter.add(key(added, seed))) {
       added++;
     }
-    assertThat(filter.loadFactor()).as("load at the first failed insert").isGreaterThanOrEqualTo(0.95);
+    assertThat(filter.loadFactor())
+        .as("load at the first failed insert")
+        .isGreaterThanOrEqualTo(0.95);
     assertThat(added).as("keys held before the first failure").isGreaterThanOrEqualTo(capacity);
     assertEveryKeyFound(filter, added, seed);
   }
@@ -51,8 +53,14 @@ class FullFilterTest {
   @CsvSource({"8, 2", "8, 4", "12, 4", "12, 8", "16, 8", "4, 4"})
   void failedAddLeavesTheFilterBitForBitUnchangedAndLosesNothing(int f, int b) {
     long seed = 21;
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(2_000).fingerprintBits(f)
-        .bucketSize(b).expansion(0).seed(seed).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(2_000)
+            .fingerprintBits(f)
+            .bucketSize(b)
+            .expansion(0)
+            .seed(seed)
+            .build();
     List<Long> added = new ArrayList<>();
     long next = 0;
     while (filter.add(key(next, seed))) {
@@ -94,7 +102,8 @@ class FullFilterTest {
   @Test
   void expansionOneAppendsEqualSubFiltersUpToThirtyTwoThenRejects() {
     long seed = 31;
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(100).expansion(1).seed(seed).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder().expectedInsertions(100).expansion(1).seed(seed).build();
     long bucketsPerSubFilter = filter.info().buckets();
     long added = 0;
     int subFilters = 1;
@@ -124,7 +133,8 @@ class FullFilterTest {
   @Test
   void expansionTwoDoublesEachNewSubFilter() {
     long seed = 41;
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(64).expansion(2).seed(seed).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder().expectedInsertions(64).expansion(2).seed(seed).build();
     long base = filter.info().buckets();
     long added = 0;
     while (filter.info().subFilters() < 12) {
@@ -136,7 +146,8 @@ class FullFilterTest {
     // segments of `base` buckets and kicks stay inside a segment, so with a small base the first
     // overflowing segment comes early: measured 0.93 load at t = 2, 0.81 at t = 11 (and 0.72 at
     // t = 18) for this 64-key base, against 0.97-1.00 at every t with expansion 1.
-    assertThat((double) added / (base * 4 * ((1L << 11) - 1))).as("load of the first 11 sub-filters")
+    assertThat((double) added / (base * 4 * ((1L << 11) - 1)))
+        .as("load of the first 11 sub-filters")
         .isGreaterThan(0.78);
     assertEveryKeyFound(filter, added, seed);
   }
@@ -148,8 +159,14 @@ class FullFilterTest {
   @Test
   void growthStopsWhenTheNextSubFilterWouldNotFitAJavaArray() {
     long seed = 51;
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(1).bucketSize(8).fingerprintBits(16)
-        .expansion(32768).seed(seed).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(1)
+            .bucketSize(8)
+            .fingerprintBits(16)
+            .expansion(32768)
+            .seed(seed)
+            .build();
     assertThat(filter.info().buckets()).isEqualTo(2);
     long added = 0;
     while (filter.add(key(added, seed))) {
@@ -164,8 +181,10 @@ class FullFilterTest {
 
   @Test
   void aKeyAddedMoreOftenThanItsBucketsHoldIsRefusedWithoutGrowingFixedOrExpandable() {
-    LongCuckooFilter fixed = LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(0).seed(61).build();
-    LongCuckooFilter growing = LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(1).seed(61).build();
+    LongCuckooFilter fixed =
+        LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(0).seed(61).build();
+    LongCuckooFilter growing =
+        LongCuckooFilter.newBuilder().expectedInsertions(1000).expansion(1).seed(61).build();
     for (int i = 0; i < 8; i++) { // two buckets of four slots
       assertThat(fixed.add(42)).isTrue();
       assertThat(growing.add(42)).isTrue();

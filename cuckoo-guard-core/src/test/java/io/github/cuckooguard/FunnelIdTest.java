@@ -47,11 +47,15 @@ class FunnelIdTest {
   @Test
   void anIdOfExactly255Utf8BytesIsAcceptedAndItsDumpReadsBack() throws IOException {
     Funnel<Long> funnel = withId("\u00e9".repeat(127) + "x"); // 255 bytes
-    CuckooFilter<Long> filter = CuckooFilter.newBuilder(funnel).expectedInsertions(100).seed(1).build();
+    CuckooFilter<Long> filter =
+        CuckooFilter.newBuilder(funnel).expectedInsertions(100).seed(1).build();
     filter.add(5L);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     filter.writeTo(out);
-    assertThat(CuckooFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), funnel).mightContain(5L)).isTrue();
+    assertThat(
+            CuckooFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), funnel)
+                .mightContain(5L))
+        .isTrue();
     assertThat(filter.scanDump(0).isEnd()).isFalse();
   }
 
@@ -84,7 +88,8 @@ class FunnelIdTest {
 
   @Test
   void aMethodReferenceFunnelIsALambdaToo() {
-    CuckooFilter<Long> filter = CuckooFilter.newBuilder(FunnelIdTest::putLong).expectedInsertions(10).build();
+    CuckooFilter<Long> filter =
+        CuckooFilter.newBuilder(FunnelIdTest::putLong).expectedInsertions(10).build();
     assertThatThrownBy(() -> filter.scanDump(0)).isInstanceOf(IllegalStateException.class);
   }
 
@@ -102,11 +107,14 @@ class FunnelIdTest {
 
   @Test
   void aNamedClassWithTheDefaultIdMayStillDump() throws IOException {
-    CuckooFilter<Long> filter = CuckooFilter.newBuilder(new NamedFunnel()).expectedInsertions(10).seed(2).build();
+    CuckooFilter<Long> filter =
+        CuckooFilter.newBuilder(new NamedFunnel()).expectedInsertions(10).seed(2).build();
     filter.add(3L);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     filter.writeTo(out);
-    assertThat(CuckooFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), new NamedFunnel())
-        .mightContain(3L)).isTrue();
+    assertThat(
+            CuckooFilter.readFrom(new ByteArrayInputStream(out.toByteArray()), new NamedFunnel())
+                .mightContain(3L))
+        .isTrue();
   }
 }

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Linearizability of a tiny {@link LongCuckooFilter} (4 buckets of 2 slots, 8-bit fingerprints,
- * fixed size, 16-node kick search) pre-filled with keys 0..5, so that most adds in a scenario
- * have to kick fingerprints while other threads look up, count and remove keys 0..9. Lincheck
- * runs each scenario concurrently and checks that the results match some sequential order of the
- * same operations on a fresh instance of this class (the sequential specification is the same
- * filter used by one thread: deterministic for a fixed seed, and its answers depend only on the
- * multiset of stored fingerprints, not on where kicks put them). Model checking found the
- * {@code count} race (a key added once counted twice during a kick) that
- * {@code internal.CountIsExactWhileAKickMovesTheFingerprintTest} now pins.
+ * fixed size, 16-node kick search) pre-filled with keys 0..5, so that most adds in a scenario have
+ * to kick fingerprints while other threads look up, count and remove keys 0..9. Lincheck runs each
+ * scenario concurrently and checks that the results match some sequential order of the same
+ * operations on a fresh instance of this class (the sequential specification is the same filter
+ * used by one thread: deterministic for a fixed seed, and its answers depend only on the multiset
+ * of stored fingerprints, not on where kicks put them). Model checking found the {@code count} race
+ * (a key added once counted twice during a kick) that {@code
+ * internal.CountIsExactWhileAKickMovesTheFingerprintTest} now pins.
  *
  * <p>{@code removeIfAdded} only removes a key whose add succeeded and was not yet undone (the
  * filter's contract: never remove a key that was not added).
@@ -27,14 +27,15 @@ public class LongCuckooFilterLincheckTest {
 
   private static final int RESIDENTS = 6;
 
-  private final LongCuckooFilter filter = LongCuckooFilter.newBuilder()
-      .expectedInsertions(6) // 4 buckets x 2 slots
-      .bucketSize(2)
-      .fingerprintBits(8)
-      .maxKicks(16)
-      .expansion(0)
-      .seed(0x5EEDL)
-      .build();
+  private final LongCuckooFilter filter =
+      LongCuckooFilter.newBuilder()
+          .expectedInsertions(6) // 4 buckets x 2 slots
+          .bucketSize(2)
+          .fingerprintBits(8)
+          .maxKicks(16)
+          .expansion(0)
+          .seed(0x5EEDL)
+          .build();
   private final AtomicIntegerArray held = new AtomicIntegerArray(10);
 
   public LongCuckooFilterLincheckTest() {
@@ -59,8 +60,8 @@ public class LongCuckooFilterLincheckTest {
   /**
    * Removes one copy of {@code key} if an add of it succeeded and was not undone yet. Removes run
    * in one thread ({@code nonParallelGroup}), so two removes never take the same added copy, and
-   * the count is lowered only after the filter's remove, so while it is positive the key really
-   * has a copy.
+   * the count is lowered only after the filter's remove, so while it is positive the key really has
+   * a copy.
    */
   @Operation(nonParallelGroup = "remover")
   public boolean removeIfAdded(@Param(name = "key") long key) {

@@ -24,7 +24,8 @@ class SpaceTest {
   @ParameterizedTest(name = "capacity {0}")
   @ValueSource(longs = {1_000, 1_048_577, 3_000_001, 10_000_019})
   void bitsPerItemAtTheSizedCapacityAreWithinFivePercentOfFingerprintBitsOver095(long capacity) {
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(capacity).seed(capacity).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder().expectedInsertions(capacity).seed(capacity).build();
     for (long i = 0; i < capacity; i++) {
       if (!filter.add(i)) {
         fail("add %s failed below the sized capacity", i);

@@ -24,6 +24,7 @@ final class Adapters {
 
   /** 4-slot buckets at 95 % load: a key is compared with 2 · 4 · 0.95 occupied slots. */
   private static final double SLOTS_COMPARED = 2 * 4 * 0.95;
+
   /** CuckooFilter4J's load factor constant, used by its tag-width rule. */
   private static final double CF4J_LOAD_FACTOR = 0.955;
 
@@ -35,8 +36,8 @@ final class Adapters {
   }
 
   /**
-   * The fpp for which CuckooFilter4J picks {@code f}-bit tags: it uses
-   * {@code ⌈log2(1/fpp + 3) / 0.955⌉}, so aim at the middle of the interval that rounds to f.
+   * The fpp for which CuckooFilter4J picks {@code f}-bit tags: it uses {@code ⌈log2(1/fpp + 3) /
+   * 0.955⌉}, so aim at the middle of the interval that rounds to f.
    */
   static double cf4jFppForTagBits(int f) {
     return 1 / (Math.pow(2, (f - 0.5) * CF4J_LOAD_FACTOR) - 3);
@@ -81,8 +82,13 @@ final class Adapters {
   private static FilterAdapter fill(FilterAdapter filter, long[] keys, Impl impl) {
     for (int i = 0; i < keys.length; i++) {
       if (!filter.add(keys[i])) {
-        throw new IllegalStateException(impl + " refused key #" + i + " of " + keys.length
-            + ": full below the capacity it was sized for");
+        throw new IllegalStateException(
+            impl
+                + " refused key #"
+                + i
+                + " of "
+                + keys.length
+                + ": full below the capacity it was sized for");
       }
     }
     return filter;
@@ -90,14 +96,22 @@ final class Adapters {
 
   private static Filter construct(Impl impl, long[] keys) {
     switch (impl) {
-      case FF_CUCKOO_8: return Cuckoo8.construct(keys);
-      case FF_CUCKOO_16: return Cuckoo16.construct(keys);
-      case FF_CUCKOOPLUS_8: return CuckooPlus8.construct(keys);
-      case FF_CUCKOOPLUS_16: return CuckooPlus16.construct(keys);
-      case FF_XOR_8: return Xor8.construct(keys);
-      case FF_XOR_16: return Xor16.construct(keys);
-      case FF_XORFUSE_8: return XorFuse8.construct(keys);
-      default: throw new IllegalArgumentException(impl + " is not a FastFilter implementation");
+      case FF_CUCKOO_8:
+        return Cuckoo8.construct(keys);
+      case FF_CUCKOO_16:
+        return Cuckoo16.construct(keys);
+      case FF_CUCKOOPLUS_8:
+        return CuckooPlus8.construct(keys);
+      case FF_CUCKOOPLUS_16:
+        return CuckooPlus16.construct(keys);
+      case FF_XOR_8:
+        return Xor8.construct(keys);
+      case FF_XOR_16:
+        return Xor16.construct(keys);
+      case FF_XORFUSE_8:
+        return XorFuse8.construct(keys);
+      default:
+        throw new IllegalArgumentException(impl + " is not a FastFilter implementation");
     }
   }
 
@@ -111,36 +125,49 @@ final class Adapters {
       case OURS_12:
       case OURS_13:
       case OURS_16:
-        return new Ours(LongCuckooFilter.newBuilder().expectedInsertions(capacity)
-            .fingerprintBits(impl.width()).seed(Keys.SEED).build());
-      case FF_CUCKOO_8: {
-        Cuckoo8 f = new Cuckoo8((int) (capacity / 0.95));
-        return new FastFilter(f, f::insert, impl);
-      }
-      case FF_CUCKOO_16: {
-        Cuckoo16 f = new Cuckoo16((int) (capacity / 0.95));
-        return new FastFilter(f, f::insert, impl);
-      }
-      case FF_CUCKOOPLUS_8: {
-        CuckooPlus8 f = new CuckooPlus8((int) (capacity / 0.94));
-        return new FastFilter(f, f::insert, impl);
-      }
-      case FF_CUCKOOPLUS_16: {
-        CuckooPlus16 f = new CuckooPlus16((int) (capacity / 0.94));
-        return new FastFilter(f, f::insert, impl);
-      }
+        return new Ours(
+            LongCuckooFilter.newBuilder()
+                .expectedInsertions(capacity)
+                .fingerprintBits(impl.width())
+                .seed(Keys.SEED)
+                .build());
+      case FF_CUCKOO_8:
+        {
+          Cuckoo8 f = new Cuckoo8((int) (capacity / 0.95));
+          return new FastFilter(f, f::insert, impl);
+        }
+      case FF_CUCKOO_16:
+        {
+          Cuckoo16 f = new Cuckoo16((int) (capacity / 0.95));
+          return new FastFilter(f, f::insert, impl);
+        }
+      case FF_CUCKOOPLUS_8:
+        {
+          CuckooPlus8 f = new CuckooPlus8((int) (capacity / 0.94));
+          return new FastFilter(f, f::insert, impl);
+        }
+      case FF_CUCKOOPLUS_16:
+        {
+          CuckooPlus16 f = new CuckooPlus16((int) (capacity / 0.94));
+          return new FastFilter(f, f::insert, impl);
+        }
       case GUAVA_8:
       case GUAVA_12:
       case GUAVA_16:
-        return new Guava(BloomFilter.create(Funnels.longFunnel(), capacity, cuckooFpp(impl.width())));
+        return new Guava(
+            BloomFilter.create(Funnels.longFunnel(), capacity, cuckooFpp(impl.width())));
       case CF4J_8:
       case CF4J_12:
       case CF4J_16:
-        return new Cf4j(new CuckooFilter.Builder<>(Funnels.longFunnel(), capacity)
-            .withFalsePositiveRate(cf4jFppForTagBits(impl.width())).build());
+        return new Cf4j(
+            new CuckooFilter.Builder<>(Funnels.longFunnel(), capacity)
+                .withFalsePositiveRate(cf4jFppForTagBits(impl.width()))
+                .build());
       default:
-        throw new UnsupportedOperationException(impl + " is static: it is built once from all keys"
-            + " (Impl.build) and cannot add keys one by one");
+        throw new UnsupportedOperationException(
+            impl
+                + " is static: it is built once from all keys"
+                + " (Impl.build) and cannot add keys one by one");
     }
   }
 
@@ -182,7 +209,9 @@ final class Adapters {
     @Override
     public String notes() {
       int tables = filter.info().subFilters();
-      return tables == 1 ? "" : tables + " sub-filters: the first refused a key before holding all it was sized for";
+      return tables == 1
+          ? ""
+          : tables + " sub-filters: the first refused a key before holding all it was sized for";
     }
   }
 
@@ -207,7 +236,8 @@ final class Adapters {
     @Override
     public boolean add(long key) {
       if (insert == null) {
-        throw new UnsupportedOperationException(impl + " is static: built once from all keys, it cannot add");
+        throw new UnsupportedOperationException(
+            impl + " is static: built once from all keys, it cannot add");
       }
       insert.accept(key);
       return true;
@@ -258,8 +288,8 @@ final class Adapters {
   }
 
   /**
-   * The bit array's size from Guava's documented serial form: strategy (1 byte), hash count
-   * (1 byte), number of longs (int, big-endian), the longs.
+   * The bit array's size from Guava's documented serial form: strategy (1 byte), hash count (1
+   * byte), number of longs (int, big-endian), the longs.
    */
   static long guavaBits(BloomFilter<?> filter) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -271,8 +301,12 @@ final class Adapters {
     byte[] bytes = out.toByteArray();
     int longs = ByteBuffer.wrap(bytes, 2, 4).getInt();
     if (bytes.length != 6 + 8L * longs) {
-      throw new IllegalStateException("unexpected Guava BloomFilter serial form: " + bytes.length
-          + " bytes for " + longs + " longs");
+      throw new IllegalStateException(
+          "unexpected Guava BloomFilter serial form: "
+              + bytes.length
+              + " bytes for "
+              + longs
+              + " longs");
     }
     return 64L * longs;
   }

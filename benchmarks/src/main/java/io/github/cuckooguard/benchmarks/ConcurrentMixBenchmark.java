@@ -20,16 +20,17 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Readers while a writer inserts and deletes. Group {@code mixed}: one reader thread and one
- * writer thread on the same filter; group {@code alone} ({@link #readerAlone}): the same reader,
- * same filter and fill, without the writer. The writer's cost to readers is {@code mixed:reader / alone − 1}.
+ * Readers while a writer inserts and deletes. Group {@code mixed}: one reader thread and one writer
+ * thread on the same filter; group {@code alone} ({@link #readerAlone}): the same reader, same
+ * filter and fill, without the writer. The writer's cost to readers is {@code mixed:reader / alone
+ * − 1}.
  *
  * <p>The filter, sized for {@code n}, permanently holds {@code presentKey(0 … 0.8n − 1)} (the base)
- * plus a sliding window of {@code 0.1n} churn keys from {@code presentKey(0.8n … n − 1)}: each writer
- * operation adds the next churn key and removes the one added {@code 0.1n} operations earlier, so
- * the load stays at 0.9 of capacity (85.5 % of the slots), kick paths happen, and every remove is
- * of a key whose add happened. Readers probe at a 50 % positive share, their positives drawn from
- * the base, so their {@code found} counter must stay at or above half the lookups.
+ * plus a sliding window of {@code 0.1n} churn keys from {@code presentKey(0.8n … n − 1)}: each
+ * writer operation adds the next churn key and removes the one added {@code 0.1n} operations
+ * earlier, so the load stays at 0.9 of capacity (85.5 % of the slots), kick paths happen, and every
+ * remove is of a key whose add happened. Readers probe at a 50 % positive share, their positives
+ * drawn from the base, so their {@code found} counter must stay at or above half the lookups.
  *
  * <p>{@code writerPause} sets the write rate: after each operation the writer burns that many
  * {@link Blackhole#consumeCPU} tokens outside the filter. 0 is a writer that does nothing else (the
@@ -45,7 +46,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class ConcurrentMixBenchmark {
 
   /** The implementation under test: thread-safe and deleting. */
@@ -126,7 +129,8 @@ public class ConcurrentMixBenchmark {
     boolean removed = filter.remove(churn[(step - window) % m]);
     writerStep = step + 1 == Integer.MAX_VALUE ? window : step + 1;
     if (!added || !removed) {
-      throw new IllegalStateException(impl + ": add " + added + ", remove " + removed + " at step " + step);
+      throw new IllegalStateException(
+          impl + ": add " + added + ", remove " + removed + " at step " + step);
     }
     Blackhole.consumeCPU(writerPause);
     return added;

@@ -2,12 +2,12 @@ package io.github.cuckooguard.benchmarks;
 
 /**
  * The one interface every benchmarked filter is driven through, so that each benchmark method is
- * written once and the implementation is picked by a JMH {@code @Param} ({@link Impl}). Within
- * one forked JVM only one implementation is loaded, so calls through this interface stay
- * monomorphic and are inlined: the adapter adds no virtual call to what is measured.
+ * written once and the implementation is picked by a JMH {@code @Param} ({@link Impl}). Within one
+ * forked JVM only one implementation is loaded, so calls through this interface stay monomorphic
+ * and are inlined: the adapter adds no virtual call to what is measured.
  *
- * <p>Keys are primitive {@code long}s; adapters of object-keyed filters (Guava, CuckooFilter4J)
- * box them, which is part of what using those filters with {@code long} keys costs.
+ * <p>Keys are primitive {@code long}s; adapters of object-keyed filters (Guava, CuckooFilter4J) box
+ * them, which is part of what using those filters with {@code long} keys costs.
  */
 public interface FilterAdapter {
 
@@ -15,8 +15,8 @@ public interface FilterAdapter {
   boolean mightContain(long key);
 
   /**
-   * {@link #mightContain} of {@code keys[from .. from + length)} into {@code out[0 .. length)}:
-   * a loop of single lookups unless the library has a batch lookup of its own.
+   * {@link #mightContain} of {@code keys[from .. from + length)} into {@code out[0 .. length)}: a
+   * loop of single lookups unless the library has a batch lookup of its own.
    */
   default void mightContainAll(long[] keys, int from, int length, boolean[] out) {
     for (int i = 0; i < length; i++) {
@@ -32,8 +32,8 @@ public interface FilterAdapter {
   boolean add(long key);
 
   /**
-   * Removes one earlier {@link #add} of {@code key}; call only for keys that were added.
-   * Returns false if no copy was found.
+   * Removes one earlier {@link #add} of {@code key}; call only for keys that were added. Returns
+   * false if no copy was found.
    *
    * @throws UnsupportedOperationException if the filter cannot delete
    */
@@ -42,7 +42,10 @@ public interface FilterAdapter {
   /** Bits of the filter's storage as allocated (table, bit array), not counting object headers. */
   long bitsAllocated();
 
-  /** Anything about this instance a reader of the figures must know (e.g. it had to grow); empty if none. */
+  /**
+   * Anything about this instance a reader of the figures must know (e.g. it had to grow); empty if
+   * none.
+   */
   default String notes() {
     return "";
   }

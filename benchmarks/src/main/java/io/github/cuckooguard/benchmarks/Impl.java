@@ -1,19 +1,19 @@
 package io.github.cuckooguard.benchmarks;
 
 /**
- * The implementations under comparison, as JMH {@code @Param} values. Each carries the setting
- * that makes it comparable with the others at one accuracy class:
+ * The implementations under comparison, as JMH {@code @Param} values. Each carries the setting that
+ * makes it comparable with the others at one accuracy class:
  *
  * <ul>
- *   <li>{@code OURS_f}: {@code LongCuckooFilter} with {@code f}-bit fingerprints, sized with
- *       {@code expectedInsertions(n)}, a fixed seed, and the library's defaults otherwise (4-slot
- *       buckets, a 500-node kick search, expansion 1: a filter that cannot place a key within the
- *       kick budget grows a second sub-filter, which {@link FilterAdapter#notes()} reports and the
- *       space report shows as bits per item).
+ *   <li>{@code OURS_f}: {@code LongCuckooFilter} with {@code f}-bit fingerprints, sized with {@code
+ *       expectedInsertions(n)}, a fixed seed, and the library's defaults otherwise (4-slot buckets,
+ *       a 500-node kick search, expansion 1: a filter that cannot place a key within the kick
+ *       budget grows a second sub-filter, which {@link FilterAdapter#notes()} reports and the space
+ *       report shows as bits per item).
  *   <li>{@code FF_CUCKOO_f}, {@code FF_CUCKOOPLUS_f}: FastFilter 1.0.2's cuckoo filters, sized as
- *       their own {@code construct} does ({@code n / 0.95}, resp. {@code n / 0.94}).
- *       {@code FF_XOR_f}, {@code FF_XORFUSE_8}: its static xor and fuse filters (built once from
- *       all keys; lookups and space only).
+ *       their own {@code construct} does ({@code n / 0.95}, resp. {@code n / 0.94}). {@code
+ *       FF_XOR_f}, {@code FF_XORFUSE_8}: its static xor and fuse filters (built once from all keys;
+ *       lookups and space only).
  *   <li>{@code GUAVA_f}: Guava's {@code BloomFilter} created with the false-positive rate that an
  *       {@code f}-bit, 4-slot cuckoo filter has at 95 % load, {@code 1 − (1 − 1/(2^f − 1))^7.6}
  *       (2.94 %, 0.186 %, 0.0116 %): "the same fpp" as {@code OURS_f}.
@@ -22,8 +22,8 @@ package io.github.cuckooguard.benchmarks;
  *       the same fingerprint width; its bucket count is a power of two.
  * </ul>
  *
- * The width of an implementation is the fingerprint (tag) width of the cuckoo filters and
- * Xor/Fuse filters, and the accuracy class for Guava.
+ * The width of an implementation is the fingerprint (tag) width of the cuckoo filters and Xor/Fuse
+ * filters, and the accuracy class for Guava.
  */
 public enum Impl {
   OURS_8(Library.OURS, 8),
@@ -96,9 +96,9 @@ public enum Impl {
   }
 
   /**
-   * An empty filter sized for {@code capacity} keys: for cuckoo filters, {@code capacity} keys
-   * fill it to its design load (95 %, CuckooPlus 94 %, CuckooFilter4J up to 95.5 % of a
-   * power-of-two table); for Guava, {@code capacity} keys reach the configured fpp.
+   * An empty filter sized for {@code capacity} keys: for cuckoo filters, {@code capacity} keys fill
+   * it to its design load (95 %, CuckooPlus 94 %, CuckooFilter4J up to 95.5 % of a power-of-two
+   * table); for Guava, {@code capacity} keys reach the configured fpp.
    *
    * @throws UnsupportedOperationException for a static filter ({@link #isStatic()})
    */

@@ -17,28 +17,43 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Inserts, per key: each invocation adds {@value #N} keys to a new, empty filter sized for them,
- * which takes a cuckoo filter from empty to its design load (95 %), so the figure includes the
- * kick paths of the last, crowded inserts. Single-shot time divided by {@value #N}; making the
- * empty filter is not timed. {@link DeleteBenchmark} measures the way back.
+ * which takes a cuckoo filter from empty to its design load (95 %), so the figure includes the kick
+ * paths of the last, crowded inserts. Single-shot time divided by {@value #N}; making the empty
+ * filter is not timed. {@link DeleteBenchmark} measures the way back.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5)
 @Measurement(iterations = 10)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class InsertBenchmark {
 
   /**
    * Keys per fill: the capacity every filter is sized for. Not 10^6: CuckooFilter4J rounds its
-   * table to 2^18 buckets, and 10^6 keys would fill it to 95.4 %, where some of its builds refuse
-   * a key; 996 000 keys are 95.0 % of its table, as of ours and FastFilter's.
+   * table to 2^18 buckets, and 10^6 keys would fill it to 95.4 %, where some of its builds refuse a
+   * key; 996 000 keys are 95.0 % of its table, as of ours and FastFilter's.
    */
   static final int N = 996_000;
 
   /** The implementation under test. */
-  @Param({"OURS_8", "OURS_12", "OURS_16", "FF_CUCKOO_8", "FF_CUCKOO_16", "FF_CUCKOOPLUS_8",
-      "FF_CUCKOOPLUS_16", "GUAVA_8", "GUAVA_12", "GUAVA_16", "CF4J_8", "CF4J_12", "CF4J_16"})
+  @Param({
+    "OURS_8",
+    "OURS_12",
+    "OURS_16",
+    "FF_CUCKOO_8",
+    "FF_CUCKOO_16",
+    "FF_CUCKOOPLUS_8",
+    "FF_CUCKOOPLUS_16",
+    "GUAVA_8",
+    "GUAVA_12",
+    "GUAVA_16",
+    "CF4J_8",
+    "CF4J_12",
+    "CF4J_16"
+  })
   public Impl impl;
 
   long[] keys;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON reader, enough for JMH's result files ({@code -rf json}): objects become
- * {@link LinkedHashMap}s, arrays {@link ArrayList}s, numbers {@link Double}s, plus strings,
- * booleans and null. Malformed input throws {@link IllegalArgumentException} naming the offset.
+ * A minimal JSON reader, enough for JMH's result files ({@code -rf json}): objects become {@link
+ * LinkedHashMap}s, arrays {@link ArrayList}s, numbers {@link Double}s, plus strings, booleans and
+ * null. Malformed input throws {@link IllegalArgumentException} naming the offset.
  */
 final class Json {
 
@@ -36,13 +36,20 @@ final class Json {
     }
     char c = text.charAt(pos);
     switch (c) {
-      case '{': return object();
-      case '[': return array();
-      case '"': return string();
-      case 't': return literal("true", Boolean.TRUE);
-      case 'f': return literal("false", Boolean.FALSE);
-      case 'n': return literal("null", null);
-      default: return number();
+      case '{':
+        return object();
+      case '[':
+        return array();
+      case '"':
+        return string();
+      case 't':
+        return literal("true", Boolean.TRUE);
+      case 'f':
+        return literal("false", Boolean.FALSE);
+      case 'n':
+        return literal("null", null);
+      default:
+        return number();
     }
   }
 

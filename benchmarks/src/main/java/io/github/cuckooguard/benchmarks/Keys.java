@@ -3,13 +3,13 @@ package io.github.cuckooguard.benchmarks;
 import java.util.SplittableRandom;
 
 /**
- * The keys every implementation sees, derived from one fixed seed so that each benchmark and
- * report uses exactly the same inputs in every run and every fork.
+ * The keys every implementation sees, derived from one fixed seed so that each benchmark and report
+ * uses exactly the same inputs in every run and every fork.
  *
  * <p>{@code presentKey(i) = mix(2i)} and {@code absentKey(i) = mix(2i + 1)}, where {@code mix} is a
  * bijection of 64-bit values (an odd multiply, an add and the SplitMix64 finalizer). Hence the
- * present keys are pairwise distinct, the absent keys too, and no absent key is ever a present
- * one — without building a hash set of millions of keys.
+ * present keys are pairwise distinct, the absent keys too, and no absent key is ever a present one
+ * — without building a hash set of millions of keys.
  */
 public final class Keys {
 
@@ -47,21 +47,23 @@ public final class Keys {
   }
 
   /**
-   * A lookup sequence of {@code count} keys in random order, exactly
-   * {@code count·positivePercent/100} of them drawn (with repetition) from
-   * {@code presentKey(0 … storedKeys − 1)} and the rest from absent keys.
+   * A lookup sequence of {@code count} keys in random order, exactly {@code
+   * count·positivePercent/100} of them drawn (with repetition) from {@code presentKey(0 …
+   * storedKeys − 1)} and the rest from absent keys.
    *
    * @param positivePercent in [0, 100]
    */
   public static long[] probes(int storedKeys, int positivePercent, int count, long seed) {
     if (positivePercent < 0 || positivePercent > 100) {
-      throw new IllegalArgumentException("positivePercent (" + positivePercent + ") must be in [0, 100]");
+      throw new IllegalArgumentException(
+          "positivePercent (" + positivePercent + ") must be in [0, 100]");
     }
     SplittableRandom rnd = new SplittableRandom(seed);
     int positives = (int) ((long) count * positivePercent / 100);
     long[] probes = new long[count];
     for (int i = 0; i < count; i++) {
-      probes[i] = i < positives ? presentKey(rnd.nextInt(storedKeys)) : absentKey(rnd.nextLong(1L << 40));
+      probes[i] =
+          i < positives ? presentKey(rnd.nextInt(storedKeys)) : absentKey(rnd.nextLong(1L << 40));
     }
     for (int i = count - 1; i > 0; i--) {
       int j = rnd.nextInt(i + 1);

@@ -16,33 +16,35 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Lookups the way users run them: each invocation answers {@value #BATCH} independent lookups,
- * so JMH's per-invocation overhead is spread over the batch instead of compressing the ratios,
- * and the CPU can overlap the cache misses of independent keys, as it does in a user's loop.
- * Time is reported per lookup ({@code @OperationsPerInvocation}).
+ * Lookups the way users run them: each invocation answers {@value #BATCH} independent lookups, so
+ * JMH's per-invocation overhead is spread over the batch instead of compressing the ratios, and the
+ * CPU can overlap the cache misses of independent keys, as it does in a user's loop. Time is
+ * reported per lookup ({@code @OperationsPerInvocation}).
  *
- * <p>{@code positivePercent} = 100 (every probe a stored key) and 0 (none) are the headline rows:
- * a filter's answers in a real workload are mostly one or the other, and a pure sequence has no
+ * <p>{@code positivePercent} = 100 (every probe a stored key) and 0 (none) are the headline rows: a
+ * filter's answers in a real workload are mostly one or the other, and a pure sequence has no
  * answer-dependent branch mispredictions. 50 (a shuffled 50/50 mix) is an extra row only.
  *
  * <ul>
  *   <li>{@code loop}: a loop of single {@code mightContain} calls through the adapter, for every
  *       implementation (the answer count is returned, so no lookup is dead code);
- *   <li>{@code batch}: {@link FilterAdapter#mightContainAll}: ours calls
- *       {@code LongCuckooFilter.mightContainAll(long[], int, int, boolean[])}, the others loop.
+ *   <li>{@code batch}: {@link FilterAdapter#mightContainAll}: ours calls {@code
+ *       LongCuckooFilter.mightContainAll(long[], int, int, boolean[])}, the others loop.
  * </ul>
  *
  * The probes are one fixed random sequence of {@value LookupBenchmark#PROBES} keys per share
- * ({@link Keys#probes}), walked slice by slice; every implementation sees the same slices.
- * Warm-up is the same for all implementations (3 × 1 s by default: Guava's and CuckooFilter4J's
- * boxing paths reach their compiled speed within the first of them).
+ * ({@link Keys#probes}), walked slice by slice; every implementation sees the same slices. Warm-up
+ * is the same for all implementations (3 × 1 s by default: Guava's and CuckooFilter4J's boxing
+ * paths reach their compiled speed within the first of them).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class LookupBatchBenchmark {
 
   /** Lookups per invocation. */

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Lookups in a filter holding {@code n} keys: time per {@code mightContain}, for a share of
- * {@code positivePercent} stored keys among the probes, with one and with two threads.
+ * Lookups in a filter holding {@code n} keys: time per {@code mightContain}, for a share of {@code
+ * positivePercent} stored keys among the probes, with one and with two threads.
  *
  * <p>The filter is built once per fork from {@link Keys#presentKeys(int)}; the probes are one fixed
  * random sequence of {@value #PROBES} keys ({@link Keys#probes}) that every implementation walks in
@@ -33,16 +33,33 @@ import org.openjdk.jmh.infra.ThreadParams;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class LookupBenchmark {
 
   /** Length of the probe sequence: 8 MiB, walked sequentially, so its reads are prefetched. */
   static final int PROBES = 1 << 20;
 
   /** The implementation under test. */
-  @Param({"OURS_8", "OURS_12", "OURS_16", "FF_CUCKOO_8", "FF_CUCKOO_16", "FF_CUCKOOPLUS_8",
-      "FF_CUCKOOPLUS_16", "FF_XOR_8", "FF_XOR_16", "FF_XORFUSE_8", "GUAVA_8", "GUAVA_12", "GUAVA_16",
-      "CF4J_8", "CF4J_12", "CF4J_16"})
+  @Param({
+    "OURS_8",
+    "OURS_12",
+    "OURS_16",
+    "FF_CUCKOO_8",
+    "FF_CUCKOO_16",
+    "FF_CUCKOOPLUS_8",
+    "FF_CUCKOOPLUS_16",
+    "FF_XOR_8",
+    "FF_XOR_16",
+    "FF_XORFUSE_8",
+    "GUAVA_8",
+    "GUAVA_12",
+    "GUAVA_16",
+    "CF4J_8",
+    "CF4J_12",
+    "CF4J_16"
+  })
   public Impl impl;
 
   /** Keys stored in the filter. */

@@ -6,13 +6,13 @@ import java.util.Locale;
 import org.fastfilter.Filter;
 
 /**
- * Ours against FastFilter's cuckoo filter of the same width, interleaved in one JVM: the ratio
- * that survives a busy machine. {@link LookupBatchBenchmark} is the benchmark of record (run it on
- * a quiet machine); on a shared one, JMH runs each implementation in its own fork at its own
- * time, so a neighbour's build lands on one side of a ratio and not the other. Here every round
- * times each variant once, back to back, each on the next unused slice of the probes (never on
- * the slice another variant just warmed the cache with), and the report keeps the
- * 10th percentile and the median over rounds: a preempted round only inflates the upper ones.
+ * Ours against FastFilter's cuckoo filter of the same width, interleaved in one JVM: the ratio that
+ * survives a busy machine. {@link LookupBatchBenchmark} is the benchmark of record (run it on a
+ * quiet machine); on a shared one, JMH runs each implementation in its own fork at its own time, so
+ * a neighbour's build lands on one side of a ratio and not the other. Here every round times each
+ * variant once, back to back, each on the next unused slice of the probes (never on the slice
+ * another variant just warmed the cache with), and the report keeps the 10th percentile and the
+ * median over rounds: a preempted round only inflates the upper ones.
  *
  * <p>Variants, each over 4,096 lookups per round, made as batches of 1,024: ours' loop of single
  * {@code mightContain}, ours' {@code mightContainAll}, FastFilter's loop of {@code mayContain};
@@ -26,9 +26,14 @@ import org.fastfilter.Filter;
 public final class LookupRatios {
 
   private static final int BATCH = 1024;
+
   /** Lookups per timed round: 4 batches, about 0.1 ms, short enough to run between preemptions. */
   private static final int CHUNK = 4 * BATCH;
-  /** Probes per sequence: 16 MiB of keys, so a 16 M filter's lines are not cached from round to round. */
+
+  /**
+   * Probes per sequence: 16 MiB of keys, so a 16 M filter's lines are not cached from round to
+   * round.
+   */
   private static final int PROBES = 1 << 21;
 
   private LookupRatios() {}
@@ -75,8 +80,14 @@ public final class LookupRatios {
     LongCuckooFilter oursFilter = ((Adapters.Ours) ours).filter;
     Filter ff = ((Adapters.FastFilter) Impl.valueOf("FF_CUCKOO_" + f).build(keys)).filter;
     boolean[] out = new boolean[BATCH];
-    String[] names = {"pos ours loop", "pos ours batch", "pos FastFilter loop", "neg ours loop", "neg ours batch",
-        "neg FastFilter loop"};
+    String[] names = {
+      "pos ours loop",
+      "pos ours batch",
+      "pos FastFilter loop",
+      "neg ours loop",
+      "neg ours batch",
+      "neg FastFilter loop"
+    };
     long[][] inputs = new long[names.length][];
     for (int v = 0; v < names.length; v++) {
       int share = v < 3 ? 100 : 0;
@@ -90,27 +101,37 @@ public final class LookupRatios {
         // probes and the buckets they hit already in cache
         int from = (int) (((long) r * names.length + v) * CHUNK % PROBES);
         long start = System.nanoTime();
-        sink += switch (v % 3) {
-          case 0 -> oursLoop(oursFilter, inputs[v], from);
-          case 1 -> oursBatch(ours, inputs[v], from, out);
-          default -> fastFilterLoop(ff, inputs[v], from);
-        };
+        sink +=
+            switch (v % 3) {
+              case 0 -> oursLoop(oursFilter, inputs[v], from);
+              case 1 -> oursBatch(ours, inputs[v], from, out);
+              default -> fastFilterLoop(ff, inputs[v], from);
+            };
         times[v][r] = System.nanoTime() - start;
       }
     }
     int warm = rounds / 3;
-    System.out.printf(Locale.ROOT, "f=%d n=%d rounds=%d (first %d dropped) [%d]%n", f, n, rounds, warm, sink & 1);
+    System.out.printf(
+        Locale.ROOT, "f=%d n=%d rounds=%d (first %d dropped) [%d]%n", f, n, rounds, warm, sink & 1);
     double[] p10 = new double[names.length];
     for (int v = 0; v < names.length; v++) {
       long[] t = Arrays.copyOfRange(times[v], warm, rounds);
       Arrays.sort(t);
       p10[v] = t[t.length / 10] / (double) CHUNK;
-      System.out.printf(Locale.ROOT, "  %-22s p10 %7.2f  median %7.2f ns/lookup%n", names[v], p10[v],
+      System.out.printf(
+          Locale.ROOT,
+          "  %-22s p10 %7.2f  median %7.2f ns/lookup%n",
+          names[v],
+          p10[v],
           t[t.length / 2] / (double) CHUNK);
     }
     for (int base = 0; base < names.length; base += 3) {
-      System.out.printf(Locale.ROOT, "  %s: ours loop / FastFilter %.3f, ours batch / FastFilter %.3f (p10)%n",
-          names[base].substring(0, 3), p10[base] / p10[base + 2], p10[base + 1] / p10[base + 2]);
+      System.out.printf(
+          Locale.ROOT,
+          "  %s: ours loop / FastFilter %.3f, ours batch / FastFilter %.3f (p10)%n",
+          names[base].substring(0, 3),
+          p10[base] / p10[base + 2],
+          p10[base + 1] / p10[base + 2]);
     }
   }
 }

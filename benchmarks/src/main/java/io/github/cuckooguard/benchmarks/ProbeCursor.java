@@ -15,6 +15,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 public abstract class ProbeCursor {
   /** Lookups answered "might contain" in this iteration. */
   protected long hits;
+
   /** Lookups answered "definitely absent" in this iteration. */
   protected long misses;
 
@@ -25,7 +26,8 @@ public abstract class ProbeCursor {
   /** Walks {@code keys} (a power-of-two length) from this thread's own offset. */
   protected void attach(long[] keys, ThreadParams thread) {
     if (Integer.bitCount(keys.length) != 1) {
-      throw new IllegalArgumentException("probe count (" + keys.length + ") must be a power of two");
+      throw new IllegalArgumentException(
+          "probe count (" + keys.length + ") must be a power of two");
     }
     this.keys = keys;
     this.mask = keys.length - 1;

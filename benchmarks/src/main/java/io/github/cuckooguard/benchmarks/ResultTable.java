@@ -28,8 +28,14 @@ public final class ResultTable {
   private static final String ALLOC = "gc.alloc.rate.norm";
 
   /** One JMH result: a benchmark method at one parameter combination. */
-  record Result(String benchmark, int threads, Map<String, String> params, double score, double error,
-      String unit, Map<String, Double> secondary) {
+  record Result(
+      String benchmark,
+      int threads,
+      Map<String, String> params,
+      double score,
+      double error,
+      String unit,
+      Map<String, Double> secondary) {
 
     String impl() {
       return params.getOrDefault("impl", "");
@@ -73,10 +79,18 @@ public final class ResultTable {
       Map<String, Double> secondary = new LinkedHashMap<>();
       Object s = run.get("secondaryMetrics");
       if (s != null) {
-        ((Map<String, Object>) s).forEach((k, v) -> secondary.put(k, number(((Map<String, Object>) v).get("score"))));
+        ((Map<String, Object>) s)
+            .forEach((k, v) -> secondary.put(k, number(((Map<String, Object>) v).get("score"))));
       }
-      results.add(new Result(benchmark, (int) number(run.get("threads")), params, number(primary.get("score")),
-          number(primary.get("scoreError")), (String) primary.get("scoreUnit"), secondary));
+      results.add(
+          new Result(
+              benchmark,
+              (int) number(run.get("threads")),
+              params,
+              number(primary.get("score")),
+              number(primary.get("scoreError")),
+              (String) primary.get("scoreUnit"),
+              secondary));
     }
     return results;
   }
@@ -86,7 +100,8 @@ public final class ResultTable {
   }
 
   static void print(List<Result> results, PrintStream out) {
-    out.println("| benchmark | impl | params | threads | score | error | unit | \"might contain\" share | B/op |");
+    out.println(
+        "| benchmark | impl | params | threads | score | error | unit | \"might contain\" share | B/op |");
     out.println("|---|---|---|---:|---:|---:|---|---:|---:|");
     List<Result> sorted = new ArrayList<>(results);
     sorted.sort(Comparator.comparing(Result::setting).thenComparing(Result::impl));
@@ -95,12 +110,23 @@ public final class ResultTable {
       rest.remove("impl");
       Double found = r.secondary().get("found");
       Double notFound = r.secondary().get("notFound");
-      String share = found == null || notFound == null ? ""
-          : String.format(Locale.ROOT, "%.2f %%", 100 * found / (found + notFound));
+      String share =
+          found == null || notFound == null
+              ? ""
+              : String.format(Locale.ROOT, "%.2f %%", 100 * found / (found + notFound));
       Double alloc = r.secondary().get(ALLOC);
-      out.printf(Locale.ROOT, "| %s | %s | %s | %d | %.2f | %s | %s | %s | %s |%n", r.benchmark(), r.impl(), rest,
-          r.threads(), r.score(), Double.isNaN(r.error()) ? "" : String.format(Locale.ROOT, "± %.2f", r.error()),
-          r.unit(), share, alloc == null ? "" : String.format(Locale.ROOT, "%.3f", alloc));
+      out.printf(
+          Locale.ROOT,
+          "| %s | %s | %s | %d | %.2f | %s | %s | %s | %s |%n",
+          r.benchmark(),
+          r.impl(),
+          rest,
+          r.threads(),
+          r.score(),
+          Double.isNaN(r.error()) ? "" : String.format(Locale.ROOT, "± %.2f", r.error()),
+          r.unit(),
+          share,
+          alloc == null ? "" : String.format(Locale.ROOT, "%.3f", alloc));
     }
     out.println();
     out.println("| question | setting | ours | theirs | ratio | target | verdict |");
@@ -111,11 +137,25 @@ public final class ResultTable {
   }
 
   /** One target check; {@code target} null for a comparison the issue sets no target for. */
-  record Ratio(String question, String setting, String ours, String theirs, double value, String target,
+  record Ratio(
+      String question,
+      String setting,
+      String ours,
+      String theirs,
+      double value,
+      String target,
       boolean met) {
     String row() {
-      return String.format(Locale.ROOT, "| %s | %s | %s | %s | %.3f | %s | %s |", question, setting, ours, theirs,
-          value, target == null ? "(none)" : target, target == null ? "" : met ? "met" : "MISSED");
+      return String.format(
+          Locale.ROOT,
+          "| %s | %s | %s | %s | %.3f | %s | %s |",
+          question,
+          setting,
+          ours,
+          theirs,
+          value,
+          target == null ? "(none)" : target,
+          target == null ? "" : met ? "met" : "MISSED");
     }
   }
 
@@ -139,14 +179,19 @@ public final class ResultTable {
         // the issue's targets: single lookups <= 1.0x FastFilter at 1 M keys, <= 1.2x at 16 M
         boolean big = setting.contains("n=16000000");
         double target = big ? 1.2 : 1.0;
-        compare(out, "lookup time, batch of 1024", setting, byImpl, "OURS_8", "FF_CUCKOO_8", target);
-        compare(out, "lookup time, batch of 1024", setting, byImpl, "OURS_16", "FF_CUCKOO_16", target);
-        compare(out, "lookup time, batch of 1024", setting, byImpl, "OURS_12", "GUAVA_12", Double.NaN);
-        compare(out, "lookup time, batch of 1024", setting, byImpl, "OURS_12", "CF4J_12", Double.NaN);
+        compare(
+            out, "lookup time, batch of 1024", setting, byImpl, "OURS_8", "FF_CUCKOO_8", target);
+        compare(
+            out, "lookup time, batch of 1024", setting, byImpl, "OURS_16", "FF_CUCKOO_16", target);
+        compare(
+            out, "lookup time, batch of 1024", setting, byImpl, "OURS_12", "GUAVA_12", Double.NaN);
+        compare(
+            out, "lookup time, batch of 1024", setting, byImpl, "OURS_12", "CF4J_12", Double.NaN);
         if (setting.startsWith("LookupBatchBenchmark.batch")) {
           // ours' batch call against FastFilter's single lookups: <= 0.9x at 1 M, <= 1.15x at 16 M
-          Map<String, Result> loop = bySetting.get(setting.replace("LookupBatchBenchmark.batch",
-              "LookupBatchBenchmark.loop"));
+          Map<String, Result> loop =
+              bySetting.get(
+                  setting.replace("LookupBatchBenchmark.batch", "LookupBatchBenchmark.loop"));
           if (loop != null) {
             double batchTarget = big ? 1.15 : 0.9;
             for (String w : new String[] {"8", "16"}) {
@@ -154,8 +199,15 @@ public final class ResultTable {
               Result ff = loop.get("FF_CUCKOO_" + w);
               if (ours != null && ff != null) {
                 double ratio = ours.score() / ff.score();
-                out.add(new Ratio("batch call vs FastFilter's loop", setting, "OURS_" + w, "FF_CUCKOO_" + w + " loop",
-                    ratio, "≤ " + batchTarget, ratio <= batchTarget));
+                out.add(
+                    new Ratio(
+                        "batch call vs FastFilter's loop",
+                        setting,
+                        "OURS_" + w,
+                        "FF_CUCKOO_" + w + " loop",
+                        ratio,
+                        "≤ " + batchTarget,
+                        ratio <= batchTarget));
               }
             }
           }
@@ -173,11 +225,20 @@ public final class ResultTable {
       }
       // Single-shot benchmarks allocate a new filter per invocation in their (untimed) setup, which
       // -prof gc counts too; the writer of ConcurrentMixBenchmark measures add + remove instead.
-      boolean setupAllocates = setting.startsWith("InsertBenchmark.") || setting.startsWith("DeleteBenchmark.");
+      boolean setupAllocates =
+          setting.startsWith("InsertBenchmark.") || setting.startsWith("DeleteBenchmark.");
       for (Result r : byImpl.values()) {
         Double alloc = r.secondary().get(ALLOC);
         if (alloc != null && r.impl().startsWith("OURS") && !setupAllocates) {
-          out.add(new Ratio("allocation (B/op, -prof gc)", setting, r.impl(), "", alloc, "0 B/op", alloc < 0.5));
+          out.add(
+              new Ratio(
+                  "allocation (B/op, -prof gc)",
+                  setting,
+                  r.impl(),
+                  "",
+                  alloc,
+                  "0 B/op",
+                  alloc < 0.5));
         }
       }
     }
@@ -186,8 +247,14 @@ public final class ResultTable {
     return out;
   }
 
-  private static void compare(List<Ratio> out, String question, String setting, Map<String, Result> byImpl,
-      String ours, String theirs, double target) {
+  private static void compare(
+      List<Ratio> out,
+      String question,
+      String setting,
+      Map<String, Result> byImpl,
+      String ours,
+      String theirs,
+      double target) {
     Result a = byImpl.get(ours);
     Result b = byImpl.get(theirs);
     if (a == null || b == null) {
@@ -195,8 +262,15 @@ public final class ResultTable {
     }
     double ratio = a.score() / b.score();
     boolean informative = Double.isNaN(target);
-    out.add(new Ratio(question, setting, ours, theirs, ratio, informative ? null : "≤ " + target,
-        !informative && ratio <= target));
+    out.add(
+        new Ratio(
+            question,
+            setting,
+            ours,
+            theirs,
+            ratio,
+            informative ? null : "≤ " + target,
+            !informative && ratio <= target));
   }
 
   /** Two threads' throughput over one thread's: 2 · t(1 thread) / t(2 threads), target ≥ 1.8. */
@@ -206,10 +280,18 @@ public final class ResultTable {
         continue;
       }
       for (Result one : results) {
-        if (one.benchmark().equals("LookupBenchmark.oneThread") && one.params().equals(two.params())) {
+        if (one.benchmark().equals("LookupBenchmark.oneThread")
+            && one.params().equals(two.params())) {
           double speedup = 2 * one.score() / two.score();
-          out.add(new Ratio("2-thread lookup throughput / 1-thread", two.params().toString(), two.impl(), "",
-              speedup, "≥ 1.8", speedup >= 1.8));
+          out.add(
+              new Ratio(
+                  "2-thread lookup throughput / 1-thread",
+                  two.params().toString(),
+                  two.impl(),
+                  "",
+                  speedup,
+                  "≥ 1.8",
+                  speedup >= 1.8));
         }
       }
     }
@@ -218,14 +300,23 @@ public final class ResultTable {
   /** Reader time with a concurrent writer over reader time alone, minus one; target ≤ 30 %. */
   private static void writerCost(List<Ratio> out, List<Result> results) {
     for (Result mixed : results) {
-      if (!mixed.benchmark().equals("ConcurrentMixBenchmark.mixed") || !mixed.secondary().containsKey("reader")) {
+      if (!mixed.benchmark().equals("ConcurrentMixBenchmark.mixed")
+          || !mixed.secondary().containsKey("reader")) {
         continue;
       }
       for (Result alone : results) {
-        if (alone.benchmark().equals("ConcurrentMixBenchmark.alone") && alone.params().equals(mixed.params())) {
+        if (alone.benchmark().equals("ConcurrentMixBenchmark.alone")
+            && alone.params().equals(mixed.params())) {
           double cost = mixed.secondary().get("reader") / alone.score() - 1;
-          out.add(new Ratio("reader slowdown from a concurrent writer", mixed.params().toString(), mixed.impl(), "",
-              cost, "≤ 0.30", cost <= 0.30));
+          out.add(
+              new Ratio(
+                  "reader slowdown from a concurrent writer",
+                  mixed.params().toString(),
+                  mixed.impl(),
+                  "",
+                  cost,
+                  "≤ 0.30",
+                  cost <= 0.30));
         }
       }
     }

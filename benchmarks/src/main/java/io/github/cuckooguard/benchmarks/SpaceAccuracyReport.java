@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The space and accuracy report (not timed): for each implementation and each key count
- * {@code n}, the bits its storage allocates per stored key and the false-positive rate measured
- * over {@code probes} keys that were never added ({@link Keys#absentKey}), plus a check that
- * every stored key answers "might contain". Writes a CSV that {@link SpaceChart} plots, and prints
- * a Markdown table with the issue's space targets.
+ * The space and accuracy report (not timed): for each implementation and each key count {@code n},
+ * the bits its storage allocates per stored key and the false-positive rate measured over {@code
+ * probes} keys that were never added ({@link Keys#absentKey}), plus a check that every stored key
+ * answers "might contain". Writes a CSV that {@link SpaceChart} plots, and prints a Markdown table
+ * with the issue's space targets.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.cuckooguard.benchmarks.SpaceAccuracyReport \
@@ -29,7 +29,14 @@ public final class SpaceAccuracyReport {
       "n,impl,library,width,bits,bitsPerItem,probes,falsePositives,fpp,falseNegatives,notes";
 
   /** One implementation at one key count. */
-  record Row(int n, Impl impl, long bits, long probes, long falsePositives, long falseNegatives, String notes) {
+  record Row(
+      int n,
+      Impl impl,
+      long bits,
+      long probes,
+      long falsePositives,
+      long falseNegatives,
+      String notes) {
     double bitsPerItem() {
       return (double) bits / n;
     }
@@ -39,8 +46,20 @@ public final class SpaceAccuracyReport {
     }
 
     String csv() {
-      return String.format(Locale.ROOT, "%d,%s,%s,%d,%d,%.4f,%d,%d,%.8f,%d,%s", n, impl, impl.library(),
-          impl.width(), bits, bitsPerItem(), probes, falsePositives, fpp(), falseNegatives, notes.replace(',', ';'));
+      return String.format(
+          Locale.ROOT,
+          "%d,%s,%s,%d,%d,%.4f,%d,%d,%.8f,%d,%s",
+          n,
+          impl,
+          impl.library(),
+          impl.width(),
+          bits,
+          bitsPerItem(),
+          probes,
+          falsePositives,
+          fpp(),
+          falseNegatives,
+          notes.replace(',', ';'));
     }
 
     static Row parse(String line) {
@@ -48,8 +67,14 @@ public final class SpaceAccuracyReport {
       if (f.length != 11) {
         throw new IllegalArgumentException("not a row of " + CSV_HEADER + ": " + line);
       }
-      return new Row(Integer.parseInt(f[0]), Impl.valueOf(f[1]), Long.parseLong(f[4]), Long.parseLong(f[6]),
-          Long.parseLong(f[7]), Long.parseLong(f[9]), f[10]);
+      return new Row(
+          Integer.parseInt(f[0]),
+          Impl.valueOf(f[1]),
+          Long.parseLong(f[4]),
+          Long.parseLong(f[6]),
+          Long.parseLong(f[7]),
+          Long.parseLong(f[9]),
+          f[10]);
     }
   }
 
@@ -74,7 +99,13 @@ public final class SpaceAccuracyReport {
         falsePositives++;
       }
     }
-    return new Row(keys.length, impl, filter.bitsAllocated(), probes, falsePositives, falseNegatives,
+    return new Row(
+        keys.length,
+        impl,
+        filter.bitsAllocated(),
+        probes,
+        falsePositives,
+        falseNegatives,
         filter.notes());
   }
 
@@ -93,8 +124,9 @@ public final class SpaceAccuracyReport {
         case "--probes" -> probes = Long.parseLong(value);
         case "--impl" -> impls = Arrays.stream(value.split(",")).map(Impl::valueOf).toList();
         case "--out" -> out = Path.of(value);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]
-            + "; accepted: --n, --probes, --impl, --out");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown option " + args[i] + "; accepted: --n, --probes, --impl, --out");
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -104,8 +136,14 @@ public final class SpaceAccuracyReport {
         long start = System.nanoTime();
         Row row = measure(impl, keys, probes);
         rows.add(row);
-        System.err.printf(Locale.ROOT, "%-17s n=%-9d %7.3f bits/item  fpp %.6f  (%.1f s)%n", impl, n,
-            row.bitsPerItem(), row.fpp(), (System.nanoTime() - start) / 1e9);
+        System.err.printf(
+            Locale.ROOT,
+            "%-17s n=%-9d %7.3f bits/item  fpp %.6f  (%.1f s)%n",
+            impl,
+            n,
+            row.bitsPerItem(),
+            row.fpp(),
+            (System.nanoTime() - start) / 1e9);
       }
     }
     // Space at equal measured fpp: a Guava filter created for each of our rows' measured fpp,
@@ -116,8 +154,10 @@ public final class SpaceAccuracyReport {
         continue;
       }
       long[] keys = Keys.presentKeys(ours.n());
-      FilterAdapter guava = new Adapters.Guava(com.google.common.hash.BloomFilter.create(
-          com.google.common.hash.Funnels.longFunnel(), ours.n(), ours.fpp()));
+      FilterAdapter guava =
+          new Adapters.Guava(
+              com.google.common.hash.BloomFilter.create(
+                  com.google.common.hash.Funnels.longFunnel(), ours.n(), ours.fpp()));
       for (long key : keys) {
         guava.add(key);
       }
@@ -137,15 +177,26 @@ public final class SpaceAccuracyReport {
 
   /** The table, then the ratios the issue asks for. */
   static void printMarkdown(List<Row> rows, PrintStream out) {
-    out.println("| n | impl | bits/item | measured fpp | false positives / probes | false negatives | notes |");
+    out.println(
+        "| n | impl | bits/item | measured fpp | false positives / probes | false negatives | notes |");
     out.println("|---:|---|---:|---:|---:|---:|---|");
     for (Row r : rows) {
-      out.printf(Locale.ROOT, "| %d | %s | %.3f | %.5f %% | %d / %d | %d | %s |%n", r.n(), r.impl(), r.bitsPerItem(),
-          100 * r.fpp(), r.falsePositives(), r.probes(), r.falseNegatives(), r.notes());
+      out.printf(
+          Locale.ROOT,
+          "| %d | %s | %.3f | %.5f %% | %d / %d | %d | %s |%n",
+          r.n(),
+          r.impl(),
+          r.bitsPerItem(),
+          100 * r.fpp(),
+          r.falsePositives(),
+          r.probes(),
+          r.falseNegatives(),
+          r.notes());
     }
     out.println();
-    out.println("| n | width | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"
-        + " ours ≤ 13.0 bits/item at fpp ≤ 0.1 % |");
+    out.println(
+        "| n | width | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"
+            + " ours ≤ 13.0 bits/item at fpp ≤ 0.1 % |");
     out.println("|---:|---:|---:|---:|---:|---:|---:|---|");
     for (Row ours : rows) {
       if (ours.impl().library() != Impl.Library.OURS) {
@@ -158,16 +209,32 @@ public final class SpaceAccuracyReport {
         }
       }
       // the target is at a measured fpp of at most 0.1 %, not at a width's nominal fpp
-      String space = ours.fpp() <= 0.001 ? (ours.bitsPerItem() <= 13.0 ? "met" : "MISSED") : "(fpp > 0.1 %)";
+      String space =
+          ours.fpp() <= 0.001 ? (ours.bitsPerItem() <= 13.0 ? "met" : "MISSED") : "(fpp > 0.1 %)";
       if (guava == null) {
-        out.printf(Locale.ROOT, "| %d | %d | %.3f | %.5f %% | | | | %s |%n", ours.n(), ours.impl().width(),
-            ours.bitsPerItem(), 100 * ours.fpp(), space);
+        out.printf(
+            Locale.ROOT,
+            "| %d | %d | %.3f | %.5f %% | | | | %s |%n",
+            ours.n(),
+            ours.impl().width(),
+            ours.bitsPerItem(),
+            100 * ours.fpp(),
+            space);
         continue;
       }
       double ratio = ours.bitsPerItem() / guava.bitsPerItem();
-      out.printf(Locale.ROOT, "| %d | %d | %.3f | %.5f %% | %.3f | %.5f %% | %.3f %s | %s |%n", ours.n(),
-          ours.impl().width(), ours.bitsPerItem(), 100 * ours.fpp(), guava.bitsPerItem(), 100 * guava.fpp(),
-          ratio, ratio <= 0.9 ? "met" : "MISSED", space);
+      out.printf(
+          Locale.ROOT,
+          "| %d | %d | %.3f | %.5f %% | %.3f | %.5f %% | %.3f %s | %s |%n",
+          ours.n(),
+          ours.impl().width(),
+          ours.bitsPerItem(),
+          100 * ours.fpp(),
+          guava.bitsPerItem(),
+          100 * guava.fpp(),
+          ratio,
+          ratio <= 0.9 ? "met" : "MISSED",
+          space);
     }
   }
 
@@ -177,19 +244,31 @@ public final class SpaceAccuracyReport {
    */
   static void printMatched(List<Row[]> pairs, PrintStream out) {
     out.println();
-    out.println("Space at equal measured fpp (Guava created with ours' measured fpp, then measured):");
+    out.println(
+        "Space at equal measured fpp (Guava created with ours' measured fpp, then measured):");
     out.println();
-    out.println("| n | ours | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"
-        + " ≤ 13.0 bits/item at fpp ≤ 0.1 % |");
+    out.println(
+        "| n | ours | ours bits/item | ours fpp | Guava bits/item | Guava fpp | ours / Guava (target ≤ 0.9) |"
+            + " ≤ 13.0 bits/item at fpp ≤ 0.1 % |");
     out.println("|---:|---|---:|---:|---:|---:|---:|---|");
     for (Row[] p : pairs) {
       Row ours = p[0];
       Row guava = p[1];
       double ratio = ours.bitsPerItem() / guava.bitsPerItem();
-      String space = ours.fpp() <= 0.001 ? (ours.bitsPerItem() <= 13.0 ? "met" : "MISSED") : "(fpp > 0.1 %)";
-      out.printf(Locale.ROOT, "| %d | %s | %.3f | %.5f %% | %.3f | %.5f %% | %.3f %s | %s |%n", ours.n(),
-          ours.impl(), ours.bitsPerItem(), 100 * ours.fpp(), guava.bitsPerItem(), 100 * guava.fpp(), ratio,
-          ratio <= 0.9 ? "met" : "MISSED", space);
+      String space =
+          ours.fpp() <= 0.001 ? (ours.bitsPerItem() <= 13.0 ? "met" : "MISSED") : "(fpp > 0.1 %)";
+      out.printf(
+          Locale.ROOT,
+          "| %d | %s | %.3f | %.5f %% | %.3f | %.5f %% | %.3f %s | %s |%n",
+          ours.n(),
+          ours.impl(),
+          ours.bitsPerItem(),
+          100 * ours.fpp(),
+          guava.bitsPerItem(),
+          100 * guava.fpp(),
+          ratio,
+          ratio <= 0.9 ? "met" : "MISSED",
+          space);
     }
   }
 

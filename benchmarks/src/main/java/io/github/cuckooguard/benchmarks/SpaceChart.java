@@ -15,8 +15,8 @@ import java.util.TreeSet;
 /**
  * Draws the space/accuracy CSV of {@link SpaceAccuracyReport} as SVG charts, one per key count:
  * bits per item (linear) against measured false-positive rate (log scale), one point per
- * implementation, coloured by library, with the information-theoretic bound {@code log2(1/fpp)}
- * and the Bloom-filter optimum {@code 1.44·log2(1/fpp)} for reference. Plain string building, no
+ * implementation, coloured by library, with the information-theoretic bound {@code log2(1/fpp)} and
+ * the Bloom-filter optimum {@code 1.44·log2(1/fpp)} for reference. Plain string building, no
  * plotting library.
  *
  * <pre>
@@ -34,29 +34,35 @@ public final class SpaceChart {
   private static final int RIGHT = 190;
   private static final int TOP = 40;
   private static final int BOTTOM = 60;
-  private static final Map<Impl.Library, String> COLORS = new EnumMap<>(Map.of(
-      Impl.Library.OURS, "#d62728",
-      Impl.Library.FASTFILTER, "#1f77b4",
-      Impl.Library.GUAVA, "#2ca02c",
-      Impl.Library.CF4J, "#9467bd"));
-  private static final Map<Impl.Library, String> NAMES = new EnumMap<>(Map.of(
-      Impl.Library.OURS, "Cuckoo Guard (ours)",
-      Impl.Library.FASTFILTER, "FastFilter 1.0.2",
-      Impl.Library.GUAVA, "Guava BloomFilter",
-      Impl.Library.CF4J, "CuckooFilter4J 1.0.2"));
+  private static final Map<Impl.Library, String> COLORS =
+      new EnumMap<>(
+          Map.of(
+              Impl.Library.OURS, "#d62728",
+              Impl.Library.FASTFILTER, "#1f77b4",
+              Impl.Library.GUAVA, "#2ca02c",
+              Impl.Library.CF4J, "#9467bd"));
+  private static final Map<Impl.Library, String> NAMES =
+      new EnumMap<>(
+          Map.of(
+              Impl.Library.OURS, "Cuckoo Guard (ours)",
+              Impl.Library.FASTFILTER, "FastFilter 1.0.2",
+              Impl.Library.GUAVA, "Guava BloomFilter",
+              Impl.Library.CF4J, "CuckooFilter4J 1.0.2"));
 
   private SpaceChart() {}
 
   public static void main(String[] args) throws IOException {
     if (args.length != 2) {
-      throw new IllegalArgumentException("usage: SpaceChart <space-accuracy.csv> <output directory>");
+      throw new IllegalArgumentException(
+          "usage: SpaceChart <space-accuracy.csv> <output directory>");
     }
     List<Row> rows = read(Path.of(args[0]));
     Path dir = Path.of(args[1]);
     Files.createDirectories(dir);
     for (int n : new TreeSet<>(rows.stream().map(Row::n).toList())) {
       Path file = dir.resolve("space-accuracy-n" + n + ".svg");
-      Files.writeString(file, svg(rows.stream().filter(r -> r.n() == n).toList(), n), StandardCharsets.UTF_8);
+      Files.writeString(
+          file, svg(rows.stream().filter(r -> r.n() == n).toList(), n), StandardCharsets.UTF_8);
       System.err.println("wrote " + file);
     }
   }
@@ -64,7 +70,8 @@ public final class SpaceChart {
   static List<Row> read(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
     if (lines.isEmpty() || !lines.get(0).equals(SpaceAccuracyReport.CSV_HEADER)) {
-      throw new IllegalArgumentException(csv + " does not start with the header " + SpaceAccuracyReport.CSV_HEADER);
+      throw new IllegalArgumentException(
+          csv + " does not start with the header " + SpaceAccuracyReport.CSV_HEADER);
     }
     return lines.stream().skip(1).filter(l -> !l.isBlank()).map(Row::parse).toList();
   }
@@ -83,11 +90,25 @@ public final class SpaceChart {
     Axes a = new Axes(lo, hi, yMax);
 
     StringBuilder s = new StringBuilder();
-    s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
-        + " viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n", WIDTH, HEIGHT, WIDTH, HEIGHT));
-    s.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, HEIGHT));
-    s.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"14\">Bits per item against measured"
-        + " false-positive rate, n = %,d keys</text>%n", LEFT, n));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
+                + " viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">%n",
+            WIDTH,
+            HEIGHT,
+            WIDTH,
+            HEIGHT));
+    s.append(
+        String.format(
+            Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, HEIGHT));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"22\" font-size=\"14\">Bits per item against measured"
+                + " false-positive rate, n = %,d keys</text>%n",
+            LEFT,
+            n));
     // grid and axes
     for (int e = lo; e <= hi; e++) {
       double x = a.x(Math.pow(10, e));
@@ -101,9 +122,20 @@ public final class SpaceChart {
     }
     s.append(line(LEFT, HEIGHT - BOTTOM, WIDTH - RIGHT, HEIGHT - BOTTOM, "#000", ""));
     s.append(line(LEFT, TOP, LEFT, HEIGHT - BOTTOM, "#000", ""));
-    s.append(text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 20, "measured false-positive rate (log scale)", "middle", "#000"));
-    s.append(String.format(Locale.ROOT, "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
-        + "bits per item (allocated / n)</text>%n", (TOP + HEIGHT - BOTTOM) / 2.0, (TOP + HEIGHT - BOTTOM) / 2.0));
+    s.append(
+        text(
+            (LEFT + WIDTH - RIGHT) / 2.0,
+            HEIGHT - 20,
+            "measured false-positive rate (log scale)",
+            "middle",
+            "#000"));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
+                + "bits per item (allocated / n)</text>%n",
+            (TOP + HEIGHT - BOTTOM) / 2.0,
+            (TOP + HEIGHT - BOTTOM) / 2.0));
     // reference curves
     s.append(curve(a, 1.0, "#888", "4 3"));
     s.append(curve(a, 1 / Math.log(2), "#888", "1 3"));
@@ -113,8 +145,14 @@ public final class SpaceChart {
       double x = a.x(Math.max(r.fpp(), Math.pow(10, lo)));
       double y = a.y(r.bitsPerItem());
       String color = COLORS.get(r.impl().library());
-      s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"%s/>%n", x, y, color,
-          r.falsePositives() == 0 ? " fill-opacity=\"0.3\"" : ""));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"%s/>%n",
+              x,
+              y,
+              color,
+              r.falsePositives() == 0 ? " fill-opacity=\"0.3\"" : ""));
       double ly = labelY(placed, x + 6, y + 4);
       placed.add(new double[] {x + 6, ly});
       s.append(text(x + 6, ly, r.impl().name(), "start", color));
@@ -122,8 +160,13 @@ public final class SpaceChart {
     // legend
     double ly = TOP + 10;
     for (Impl.Library lib : Impl.Library.values()) {
-      s.append(String.format(Locale.ROOT, "<circle cx=\"%d\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>%n",
-          WIDTH - RIGHT + 14, ly - 4, COLORS.get(lib)));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<circle cx=\"%d\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>%n",
+              WIDTH - RIGHT + 14,
+              ly - 4,
+              COLORS.get(lib)));
       s.append(text(WIDTH - RIGHT + 22, ly, NAMES.get(lib), "start", "#000"));
       ly += 16;
     }
@@ -162,21 +205,39 @@ public final class SpaceChart {
       if (bits > a.yMax) {
         continue;
       }
-      path.append(path.length() == 0 ? "M" : " L").append(String.format(Locale.ROOT, "%.1f %.1f",
-          a.x(Math.pow(10, e)), a.y(bits)));
+      path.append(path.length() == 0 ? "M" : " L")
+          .append(String.format(Locale.ROOT, "%.1f %.1f", a.x(Math.pow(10, e)), a.y(bits)));
     }
-    return String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-dasharray=\"%s\"/>%n",
-        path, color, dash);
+    return String.format(
+        Locale.ROOT,
+        "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-dasharray=\"%s\"/>%n",
+        path,
+        color,
+        dash);
   }
 
-  private static String line(double x1, double y1, double x2, double y2, String color, String dash) {
-    return String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>%n",
-        x1, y1, x2, y2, color, dash.isEmpty() ? "" : " stroke-dasharray=\"" + dash + "\"");
+  private static String line(
+      double x1, double y1, double x2, double y2, String color, String dash) {
+    return String.format(
+        Locale.ROOT,
+        "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>%n",
+        x1,
+        y1,
+        x2,
+        y2,
+        color,
+        dash.isEmpty() ? "" : " stroke-dasharray=\"" + dash + "\"");
   }
 
   private static String text(double x, double y, String body, String anchor, String color) {
-    return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">%s</text>%n",
-        x, y, anchor, color, body.replace("&", "&amp;").replace("<", "&lt;"));
+    return String.format(
+        Locale.ROOT,
+        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">%s</text>%n",
+        x,
+        y,
+        anchor,
+        color,
+        body.replace("&", "&amp;").replace("<", "&lt;"));
   }
 
   /** Data to pixel mapping: log10 fpp in [lo, hi] on x, bits in [0, yMax] on y. */

@@ -26,7 +26,8 @@ class KeysTest {
   void keysAreTheSameInEveryRun() {
     // Pinned: a change here changes every published figure.
     assertThat(Keys.presentKey(0)).isEqualTo(Keys.mix(0));
-    assertThat(Keys.presentRange(5, 8)).containsExactly(Keys.presentKey(5), Keys.presentKey(6), Keys.presentKey(7));
+    assertThat(Keys.presentRange(5, 8))
+        .containsExactly(Keys.presentKey(5), Keys.presentKey(6), Keys.presentKey(7));
     assertThat(Keys.probes(1000, 50, 64, 7)).containsExactly(Keys.probes(1000, 50, 64, 7));
   }
 
@@ -62,7 +63,9 @@ class KeysTest {
 
   @Test
   void rejectsAShareOutsidePercent() {
-    assertThatThrownBy(() -> Keys.probes(10, 101, 16, 1)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("101").hasMessageContaining("[0, 100]");
+    assertThatThrownBy(() -> Keys.probes(10, 101, 16, 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("101")
+        .hasMessageContaining("[0, 100]");
   }
 }

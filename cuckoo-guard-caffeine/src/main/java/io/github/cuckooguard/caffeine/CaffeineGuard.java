@@ -27,9 +27,9 @@ import java.util.concurrent.Executor;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A cuckoo filter that mirrors the keys of one Caffeine cache, and the guarded cache itself:
- * {@link #mightContain} answers {@code false} only for a key that is definitely not in the cache,
- * so callers (and the cache's own {@code getIfPresent}) can skip work for it.
+ * A cuckoo filter that mirrors the keys of one Caffeine cache, and the guarded cache itself: {@link
+ * #mightContain} answers {@code false} only for a key that is definitely not in the cache, so
+ * callers (and the cache's own {@code getIfPresent}) can skip work for it.
  *
  * <pre>{@code
  * CaffeineGuard<String, Page> guard = CaffeineGuard.<String, Page>newBuilder(Funnels.stringFunnel())
@@ -58,36 +58,37 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>The guarded cache</b> implements Caffeine's {@link Cache} / {@link LoadingCache}, so code
  * written against those compiles and behaves unchanged, with these guarantees:
+ *
  * <ul>
  *   <li>Every write path keeps the filter exact: {@code put}, {@code putAll}, {@code get(k, fn)},
- *       {@code getAll}, loads, and {@code asMap()} with its {@code put*}, {@code compute*},
- *       {@code merge}, {@code replace*}, {@code remove}, and its key, value and entry views and
- *       their iterators ({@code remove}, {@code setValue}), and {@code policy().expireVariably()}
- *       writes. Each follows cuckoo-guard-core's write protocol: a key's enter begins before its entry
- *       can be seen (inside the compute that creates it, or before a plain put) and ends once
- *       Caffeine has published it; a replace is not an enter; a removal leaves inside the compute
- *       that removes, or is announced before a plain removal; an eviction leaves in the eviction
+ *       {@code getAll}, loads, and {@code asMap()} with its {@code put*}, {@code compute*}, {@code
+ *       merge}, {@code replace*}, {@code remove}, and its key, value and entry views and their
+ *       iterators ({@code remove}, {@code setValue}), and {@code policy().expireVariably()} writes.
+ *       Each follows cuckoo-guard-core's write protocol: a key's enter begins before its entry can
+ *       be seen (inside the compute that creates it, or before a plain put) and ends once Caffeine
+ *       has published it; a replace is not an enter; a removal leaves inside the compute that
+ *       removes, or is announced before a plain removal; an eviction leaves in the eviction
  *       listener. {@code invalidateAll()} removes key by key.
  *   <li>{@code getIfPresent} and {@code getAllPresent} answer definite misses without touching the
- *       cache; {@link Cache#stats()} counts them as misses, as the cache would have. Loads
- *       ({@code get}, {@code getAll}, {@code LoadingCache.get}) never short-circuit.
+ *       cache; {@link Cache#stats()} counts them as misses, as the cache would have. Loads ({@code
+ *       get}, {@code getAll}, {@code LoadingCache.get}) never short-circuit.
  *   <li>Paths that cannot be exact are made safe: a refresh whose reload returns null removes the
  *       entry without an event, and a bulk load that overwrites a live entry keeps the extra
  *       fingerprint, each a false positive until the next rebuild. Leaks never cause false
  *       negatives; the guard's rebuild clears them.
  *   <li>The removal listener is never used by the guard (it is asynchronous and unordered).
  * </ul>
+ *
  * Documented differences from plain Caffeine: {@code LoadingCache.refresh} of an absent key loads
- * on the calling thread; a refresh that races with the removal of its key yields null;
- * {@code invalidate}/{@code remove} of an expired entry leaves it to Caffeine's maintenance; a
- * {@code StatsCounter} of your own does not see the misses the guard answered ({@code stats()}
- * does).
+ * on the calling thread; a refresh that races with the removal of its key yields null; {@code
+ * invalidate}/{@code remove} of an expired entry leaves it to Caffeine's maintenance; a {@code
+ * StatsCounter} of your own does not see the misses the guard answered ({@code stats()} does).
  *
  * <p><b>Refused configurations</b> (an {@link IllegalArgumentException} saying why and what to do):
- * {@code weakKeys()}, {@code weakValues()}, {@code softValues()}, an eviction listener or ticker set
- * on the Caffeine builder, and a cache that is not size-bounded when
- * {@link Builder#expectedInsertions} is not set. There is no asynchronous variant: an
- * {@code AsyncCache} publishes an entry before its value exists.
+ * {@code weakKeys()}, {@code weakValues()}, {@code softValues()}, an eviction listener or ticker
+ * set on the Caffeine builder, and a cache that is not size-bounded when {@link
+ * Builder#expectedInsertions} is not set. There is no asynchronous variant: an {@code AsyncCache}
+ * publishes an entry before its value exists.
  *
  * <p><b>Rebuilds</b> read the cache's keys, also those of expired entries not evicted yet (see
  * {@link CuckooGuard}); keys whose write is in flight are held by the guard itself.
@@ -106,12 +107,17 @@ public final class CaffeineGuard<K, V> {
   private final boolean capacityGiven;
   private final ScanAwareTicker ticker;
   private final GuardEvictionListener<K, V> evictionListener;
+
   /** Set once a wrap got past its checks; a guard mirrors one cache. */
   private boolean wrapping;
+
   private volatile @Nullable CuckooGuard<K> guard;
 
   private CaffeineGuard(Builder<K, V> b) {
-    this.name = b.name != null ? b.name : "CaffeineGuard@" + Integer.toHexString(System.identityHashCode(this));
+    this.name =
+        b.name != null
+            ? b.name
+            : "CaffeineGuard@" + Integer.toHexString(System.identityHashCode(this));
     this.guardBuilder = b.guard;
     this.settings = b.settings;
     this.spec = b.spec;
@@ -136,8 +142,8 @@ public final class CaffeineGuard<K, V> {
    * Configures {@code builder} for this guard (its eviction listener and ticker) and builds the
    * guarded cache. Call once per guard.
    *
-   * @throws IllegalArgumentException for a configuration the guard cannot keep exact (see the
-   *     class comment); the builder is then left untouched
+   * @throws IllegalArgumentException for a configuration the guard cannot keep exact (see the class
+   *     comment); the builder is then left untouched
    * @throws IllegalStateException if this guard already guards a cache
    * @throws NullPointerException if {@code builder} is null
    */
@@ -151,16 +157,17 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Configures {@code builder} for this guard and builds a guarded loading cache around
-   * {@code loader}. Call once per guard. Loads are never short-circuited: the loader may find a
-   * key the cache does not hold.
+   * Configures {@code builder} for this guard and builds a guarded loading cache around {@code
+   * loader}. Call once per guard. Loads are never short-circuited: the loader may find a key the
+   * cache does not hold.
    *
-   * @throws IllegalArgumentException for a configuration the guard cannot keep exact (see the
-   *     class comment); the builder is then left untouched
+   * @throws IllegalArgumentException for a configuration the guard cannot keep exact (see the class
+   *     comment); the builder is then left untouched
    * @throws IllegalStateException if this guard already guards a cache
    * @throws NullPointerException if {@code builder} or {@code loader} is null
    */
-  public LoadingCache<K, V> wrap(Caffeine<? super K, ? super V> builder, CacheLoader<? super K, V> loader) {
+  public LoadingCache<K, V> wrap(
+      Caffeine<? super K, ? super V> builder, CacheLoader<? super K, V> loader) {
     requireNonNull(loader, "loader");
     synchronized (this) {
       CacheKeySource<K> source = new CacheKeySource<>(ticker);
@@ -175,12 +182,16 @@ public final class CaffeineGuard<K, V> {
    * Its capacity: the given {@code expectedInsertions} or spec, else {@code maximumSize} plus an
    * eighth for the brief overshoot Caffeine allows.
    */
-  private CuckooGuard<K> newGuard(Caffeine<? super K, ? super V> builder, boolean loading, CacheKeySource<K> source) {
+  private CuckooGuard<K> newGuard(
+      Caffeine<? super K, ? super V> builder, boolean loading, CacheKeySource<K> source) {
     requireNonNull(builder, "builder");
     if (wrapping) {
-      throw new IllegalStateException("CaffeineGuard '" + name + "' already guards a cache (or a wrap of"
-          + " one was refused after its settings were used); a guard mirrors exactly one cache, build one"
-          + " guard per cache");
+      throw new IllegalStateException(
+          "CaffeineGuard '"
+              + name
+              + "' already guards a cache (or a wrap of"
+              + " one was refused after its settings were used); a guard mirrors exactly one cache, build one"
+              + " guard per cache");
     }
     BuilderInspection inspection = new BuilderInspection(builder.toString());
     inspection.check(capacityGiven, loading);
@@ -189,13 +200,21 @@ public final class CaffeineGuard<K, V> {
       guardSpec = settings.build();
     } else if (guardSpec == null) {
       long maximumSize = inspection.maximumSize().orElseThrow();
-      long capacity = maximumSize > Long.MAX_VALUE / 9 * 8 ? Long.MAX_VALUE : Math.max(1, maximumSize + maximumSize / 8);
+      long capacity =
+          maximumSize > Long.MAX_VALUE / 9 * 8
+              ? Long.MAX_VALUE
+              : Math.max(1, maximumSize + maximumSize / 8);
       try {
         guardSpec = settings.expectedInsertions(capacity).build();
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("The cache's maximumSize (" + maximumSize + ") cannot size the filter: "
-            + e.getMessage() + ". Set CaffeineGuard.newBuilder(funnel).expectedInsertions(n) to the number of"
-            + " keys you expect the cache to hold", e);
+        throw new IllegalArgumentException(
+            "The cache's maximumSize ("
+                + maximumSize
+                + ") cannot size the filter: "
+                + e.getMessage()
+                + ". Set CaffeineGuard.newBuilder(funnel).expectedInsertions(n) to the number of"
+                + " keys you expect the cache to hold",
+            e);
       }
     }
     wrapping = true;
@@ -207,10 +226,12 @@ public final class CaffeineGuard<K, V> {
     try {
       builder.ticker(ticker);
     } catch (IllegalStateException e) {
-      throw new IllegalArgumentException("The Caffeine builder already has a ticker. The guard installs its"
-          + " own, which wraps yours, so that a rebuild also sees entries that expired but are not yet"
-          + " evicted: pass yours to CaffeineGuard.newBuilder(funnel).ticker(ticker) and remove it from"
-          + " the Caffeine builder", e);
+      throw new IllegalArgumentException(
+          "The Caffeine builder already has a ticker. The guard installs its"
+              + " own, which wraps yours, so that a rebuild also sees entries that expired but are not yet"
+              + " evicted: pass yours to CaffeineGuard.newBuilder(funnel).ticker(ticker) and remove it from"
+              + " the Caffeine builder",
+          e);
     }
     return builder.evictionListener(evictionListener);
   }
@@ -226,17 +247,17 @@ public final class CaffeineGuard<K, V> {
   private CuckooGuard<K> guard() {
     CuckooGuard<K> g = guard;
     if (g == null) {
-      throw new IllegalStateException("CaffeineGuard '" + name + "' guards no cache yet: call wrap(builder)"
-          + " first");
+      throw new IllegalStateException(
+          "CaffeineGuard '" + name + "' guards no cache yet: call wrap(builder)" + " first");
     }
     return g;
   }
 
   /**
    * False if {@code key} is definitely not in the cache; true if it is, or (with about the
-   * configured fpp) if it is not; always true while pass-through is on. For code that routes
-   * around the cache, e.g. an edge deciding between a peer and the origin. Lock-free; counts a
-   * lookup in {@link #stats()}.
+   * configured fpp) if it is not; always true while pass-through is on. For code that routes around
+   * the cache, e.g. an edge deciding between a peer and the origin. Lock-free; counts a lookup in
+   * {@link #stats()}.
    *
    * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException before {@link #wrap}
@@ -246,9 +267,9 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Reports that {@code key} answered "might contain" but was not in the cache; feeds the
-   * observed fpp in {@link #stats()} and the drift trigger of rebuilds. The guarded cache reports
-   * its own {@code getIfPresent} misses; call this for lookups that route around the cache.
+   * Reports that {@code key} answered "might contain" but was not in the cache; feeds the observed
+   * fpp in {@link #stats()} and the drift trigger of rebuilds. The guarded cache reports its own
+   * {@code getIfPresent} misses; call this for lookups that route around the cache.
    *
    * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException before {@link #wrap}
@@ -258,8 +279,8 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Declares that the cache may hold keys the filter missed (there is no such path in the
-   * guarded cache; this is for the unforeseen): pass-through on until a rebuild completes.
+   * Declares that the cache may hold keys the filter missed (there is no such path in the guarded
+   * cache; this is for the unforeseen): pass-through on until a rebuild completes.
    *
    * @throws NullPointerException if {@code reason} is null
    * @throws IllegalStateException before {@link #wrap}
@@ -316,11 +337,10 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Builds a {@link CaffeineGuard}. The guard's filter and rebuild settings are a
-   * {@link GuardSpec}: given whole with {@link #spec}, or one by one with the setters of the same
-   * names (meaning, defaults and checks are {@link GuardSpec.Builder}'s: each validated at once,
-   * each settable once, and not together with a spec). The rest belong to the cache. Not
-   * thread-safe.
+   * Builds a {@link CaffeineGuard}. The guard's filter and rebuild settings are a {@link
+   * GuardSpec}: given whole with {@link #spec}, or one by one with the setters of the same names
+   * (meaning, defaults and checks are {@link GuardSpec.Builder}'s: each validated at once, each
+   * settable once, and not together with a spec). The rest belong to the cache. Not thread-safe.
    *
    * @param <K> the key type
    * @param <V> the value type
@@ -349,18 +369,20 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * All filter and rebuild settings at once, e.g. from {@link GuardSpec#parse}. The spec's
-     * {@code expectedInsertions} sizes the guard (its default
-     * {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS} if the spec does not set it): a
-     * guard given a spec is not sized from the cache's {@code maximumSize}.
+     * All filter and rebuild settings at once, e.g. from {@link GuardSpec#parse}. The spec's {@code
+     * expectedInsertions} sizes the guard (its default {@value
+     * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS} if the spec does not set it): a guard
+     * given a spec is not sized from the cache's {@code maximumSize}.
      *
      * @throws IllegalStateException if a spec or a single setting was already set
      * @throws NullPointerException if {@code spec} is null
      */
     public Builder<K, V> spec(GuardSpec spec) {
       if (this.spec != null || settingsTouched) {
-        throw new IllegalStateException("spec was already set to " + (this.spec != null ? this.spec
-            : "single settings (expectedInsertions, fpp, ...)") + "; give the settings one way");
+        throw new IllegalStateException(
+            "spec was already set to "
+                + (this.spec != null ? this.spec : "single settings (expectedInsertions, fpp, ...)")
+                + "; give the settings one way");
       }
       this.spec = requireNonNull(spec, "spec");
       return this;
@@ -408,8 +430,8 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * Growth of the first filter when full (default
-     * {@value AbstractFilterBuilder#DEFAULT_EXPANSION}); with 0 a full filter switches the guard to
+     * Growth of the first filter when full (default {@value
+     * AbstractFilterBuilder#DEFAULT_EXPANSION}); with 0 a full filter switches the guard to
      * pass-through until a rebuild.
      *
      * @throws IllegalArgumentException if negative or out of the filter's range
@@ -434,8 +456,8 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * Load factor above which a rebuild starts (default
-     * {@value io.github.cuckooguard.GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}).
+     * Load factor above which a rebuild starts (default {@value
+     * io.github.cuckooguard.GuardSpec#DEFAULT_REBUILD_LOAD_THRESHOLD}).
      *
      * @throws IllegalArgumentException if not in (0, 1]
      * @throws IllegalStateException if already set, or a spec is set
@@ -447,8 +469,8 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * Multiple of the target fpp the observed fpp must exceed to start a rebuild (default
-     * {@value io.github.cuckooguard.GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}).
+     * Multiple of the target fpp the observed fpp must exceed to start a rebuild (default {@value
+     * io.github.cuckooguard.GuardSpec#DEFAULT_FPP_DRIFT_FACTOR}).
      *
      * @throws IllegalArgumentException if not greater than 1
      * @throws IllegalStateException if already set, or a spec is set
@@ -498,8 +520,8 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * The cache's time source (default {@link Ticker#systemTicker()}), e.g. a fake ticker in
-     * tests. Set it here, not on the Caffeine builder: the guard installs a ticker wrapping it.
+     * The cache's time source (default {@link Ticker#systemTicker()}), e.g. a fake ticker in tests.
+     * Set it here, not on the Caffeine builder: the guard installs a ticker wrapping it.
      *
      * @throws IllegalStateException if already set
      * @throws NullPointerException if {@code ticker} is null
@@ -513,16 +535,17 @@ public final class CaffeineGuard<K, V> {
     }
 
     /**
-     * Your eviction listener, called after the guard's inside Caffeine's atomic removal (same
-     * rules as Caffeine's: quick, must not modify the cache). An exception from it is logged and
-     * does not affect the guard. Set it here, not on the Caffeine builder.
+     * Your eviction listener, called after the guard's inside Caffeine's atomic removal (same rules
+     * as Caffeine's: quick, must not modify the cache). An exception from it is logged and does not
+     * affect the guard. Set it here, not on the Caffeine builder.
      *
      * @throws IllegalStateException if already set
      * @throws NullPointerException if {@code listener} is null
      */
     public Builder<K, V> evictionListener(RemovalListener<? super K, ? super V> listener) {
       if (this.evictionListener != null) {
-        throw new IllegalStateException("evictionListener was already set to " + this.evictionListener);
+        throw new IllegalStateException(
+            "evictionListener was already set to " + this.evictionListener);
       }
       this.evictionListener = requireNonNull(listener, "listener");
       return this;
@@ -535,7 +558,8 @@ public final class CaffeineGuard<K, V> {
      */
     public CaffeineGuard<K, V> build() {
       if (built) {
-        throw new IllegalStateException("build() was already called; a CaffeineGuard.Builder makes one guard");
+        throw new IllegalStateException(
+            "build() was already called; a CaffeineGuard.Builder makes one guard");
       }
       built = true;
       return new CaffeineGuard<>(this);

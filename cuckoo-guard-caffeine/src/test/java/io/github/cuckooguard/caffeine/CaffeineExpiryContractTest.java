@@ -25,10 +25,16 @@ class CaffeineExpiryContractTest extends GuardedSourceContract {
   @Override
   protected Subject newSubject(GuardSpec spec) {
     FakeTicker ticker = new FakeTicker();
-    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .spec(spec).ticker(ticker).build();
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(100_000)
-        .expireAfter(Expiry.writing((Long k, String v) -> Duration.ofDays(1))));
+    CaffeineGuard<Long, String> guard =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .spec(spec)
+            .ticker(ticker)
+            .build();
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(100_000)
+                .expireAfter(Expiry.writing((Long k, String v) -> Duration.ofDays(1))));
     Policy.VarExpiration<Long, String> expiry = cache.policy().expireVariably().orElseThrow();
     return new CaffeineSubject(guard, cache) {
       @Override

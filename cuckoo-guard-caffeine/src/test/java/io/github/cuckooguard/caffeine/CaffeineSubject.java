@@ -4,7 +4,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import io.github.cuckooguard.contract.GuardedSourceContract;
 import java.util.concurrent.CompletableFuture;
 
-/** A guarded Caffeine cache as a subject of the shared contract; insert and remove are the test's. */
+/**
+ * A guarded Caffeine cache as a subject of the shared contract; insert and remove are the test's.
+ */
 abstract class CaffeineSubject implements GuardedSourceContract.Subject {
 
   final CaffeineGuard<Long, String> guard;

@@ -8,36 +8,42 @@ import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.github.cuckooguard.Funnels;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.ConcurrentMap;
-import java.util.function.Function;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The guarded lookups allocate nothing of the adapter's own. Measured with the JVM's
- * per-thread allocation counter over many calls after a warm-up; what cuckoo-guard-core's object-key
- * hashing allocates per lookup is measured on the same keys with {@code mightContain} alone and
- * subtracted (it is being fixed in the core), so the figure is the adapter's share.
+ * The guarded lookups allocate nothing of the adapter's own. Measured with the JVM's per-thread
+ * allocation counter over many calls after a warm-up; what cuckoo-guard-core's object-key hashing
+ * allocates per lookup is measured on the same keys with {@code mightContain} alone and subtracted
+ * (it is being fixed in the core), so the figure is the adapter's share.
  */
 class HotPathAllocationTest {
 
   private static final int CALLS = 200_000;
-  /** Less than the smallest object (16 bytes): one allocation per call, or per second call, fails. */
+
+  /**
+   * Less than the smallest object (16 bytes): one allocation per call, or per second call, fails.
+   */
   private static final double SLACK = 7.5;
+
   /** Boxed once, so that no call boxes a key. */
   private static final Long PRESENT = 7_000_000_007L;
+
   private static final Long ABSENT = 1_000_000_007L;
   private static final Function<Long, String> LOADER = key -> "loaded";
 
   private static com.sun.management.ThreadMXBean threads;
 
-  private final CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-      .fpp(0.001).seed(18).build();
-  private final Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(1_000).recordStats());
-  private final CaffeineGuard<Long, String> loadingGuard = CaffeineGuard.<Long, String>newBuilder(
-      Funnels.longFunnel()).fpp(0.001).seed(18).build();
-  private final LoadingCache<Long, String> loading = loadingGuard.wrap(Caffeine.newBuilder().maximumSize(1_000),
-      key -> "loaded");
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).fpp(0.001).seed(18).build();
+  private final Cache<Long, String> cache =
+      guard.wrap(Caffeine.newBuilder().maximumSize(1_000).recordStats());
+  private final CaffeineGuard<Long, String> loadingGuard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).fpp(0.001).seed(18).build();
+  private final LoadingCache<Long, String> loading =
+      loadingGuard.wrap(Caffeine.newBuilder().maximumSize(1_000), key -> "loaded");
 
   @BeforeAll
   static void allocationCounter() {
@@ -64,9 +70,11 @@ class HotPathAllocationTest {
     cache.put(PRESENT, "v");
     double lookupAbsent = bytesPerCall(guard::mightContain, ABSENT);
     double lookupPresent = bytesPerCall(guard::mightContain, PRESENT);
-    assertThat(bytesPerCall(cache::getIfPresent, ABSENT)).as("short-circuited miss, vs %s for the lookup", lookupAbsent)
+    assertThat(bytesPerCall(cache::getIfPresent, ABSENT))
+        .as("short-circuited miss, vs %s for the lookup", lookupAbsent)
         .isLessThanOrEqualTo(lookupAbsent + SLACK);
-    assertThat(bytesPerCall(cache::getIfPresent, PRESENT)).as("hit, vs %s for the lookup", lookupPresent)
+    assertThat(bytesPerCall(cache::getIfPresent, PRESENT))
+        .as("hit, vs %s for the lookup", lookupPresent)
         .isLessThanOrEqualTo(lookupPresent + SLACK);
   }
 
@@ -75,10 +83,14 @@ class HotPathAllocationTest {
     cache.put(PRESENT, "v");
     loading.get(PRESENT);
     ConcurrentMap<Long, String> map = cache.asMap();
-    assertThat(bytesPerCall(key -> cache.get(key, LOADER), PRESENT)).as("Cache.get(k, fn)")
+    assertThat(bytesPerCall(key -> cache.get(key, LOADER), PRESENT))
+        .as("Cache.get(k, fn)")
         .isLessThanOrEqualTo(SLACK);
-    assertThat(bytesPerCall(loading::get, PRESENT)).as("LoadingCache.get").isLessThanOrEqualTo(SLACK);
-    assertThat(bytesPerCall(key -> map.computeIfAbsent(key, LOADER), PRESENT)).as("computeIfAbsent")
+    assertThat(bytesPerCall(loading::get, PRESENT))
+        .as("LoadingCache.get")
+        .isLessThanOrEqualTo(SLACK);
+    assertThat(bytesPerCall(key -> map.computeIfAbsent(key, LOADER), PRESENT))
+        .as("computeIfAbsent")
         .isLessThanOrEqualTo(SLACK);
   }
 }

@@ -26,15 +26,20 @@ import org.junit.jupiter.api.Test;
 class LoadingTest {
 
   private final FakeTicker ticker = new FakeTicker();
-  private final CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-      .fpp(0.001).seed(11).ticker(ticker).build();
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+          .fpp(0.001)
+          .seed(11)
+          .ticker(ticker)
+          .build();
   private final AtomicInteger loads = new AtomicInteger();
 
   /** Loads "v&lt;key&gt;#&lt;n&gt;" for even keys, nothing for odd ones. */
-  private final CacheLoader<Long, String> evenKeys = key -> {
-    int n = loads.incrementAndGet();
-    return key % 2 == 0 ? "v" + key + "#" + n : null;
-  };
+  private final CacheLoader<Long, String> evenKeys =
+      key -> {
+        int n = loads.incrementAndGet();
+        return key % 2 == 0 ? "v" + key + "#" + n : null;
+      };
 
   private LoadingCache<Long, String> cache(CacheLoader<Long, String> loader) {
     return guard.wrap(Caffeine.newBuilder().maximumSize(1_000).executor(Runnable::run), loader);
@@ -61,9 +66,11 @@ class LoadingTest {
 
   @Test
   void aThrowingLoaderEntersNothing() {
-    LoadingCache<Long, String> cache = cache(key -> {
-      throw new IllegalStateException("source down");
-    });
+    LoadingCache<Long, String> cache =
+        cache(
+            key -> {
+              throw new IllegalStateException("source down");
+            });
     assertThatThrownBy(() -> cache.get(1L)).hasMessage("source down");
     assertThat(guard.stats().size()).isZero();
     assertExact(cache, guard);
@@ -80,25 +87,27 @@ class LoadingTest {
   @Test
   void getAllWithABulkLoaderStoresEveryReturnedEntryThroughTheGuard() {
     List<Set<? extends Long>> bulkCalls = new ArrayList<>();
-    CacheLoader<Long, String> bulk = new CacheLoader<>() {
-      @Override
-      public String load(Long key) {
-        return "single" + key;
-      }
+    CacheLoader<Long, String> bulk =
+        new CacheLoader<>() {
+          @Override
+          public String load(Long key) {
+            return "single" + key;
+          }
 
-      @Override
-      public Map<Long, String> loadAll(Set<? extends Long> keys) {
-        bulkCalls.add(Set.copyOf(keys));
-        Map<Long, String> loaded = new HashMap<>();
-        keys.forEach(k -> loaded.put(k, "bulk" + k));
-        loaded.put(1_000L, "extra");
-        return loaded;
-      }
-    };
+          @Override
+          public Map<Long, String> loadAll(Set<? extends Long> keys) {
+            bulkCalls.add(Set.copyOf(keys));
+            Map<Long, String> loaded = new HashMap<>();
+            keys.forEach(k -> loaded.put(k, "bulk" + k));
+            loaded.put(1_000L, "extra");
+            return loaded;
+          }
+        };
     LoadingCache<Long, String> cache = cache(bulk);
     cache.get(1L);
     Map<Long, String> all = cache.getAll(List.of(1L, 2L, 3L));
-    assertThat(all).containsExactly(Map.entry(1L, "single1"), Map.entry(2L, "bulk2"), Map.entry(3L, "bulk3"));
+    assertThat(all)
+        .containsExactly(Map.entry(1L, "single1"), Map.entry(2L, "bulk2"), Map.entry(3L, "bulk3"));
     assertThat(bulkCalls).containsExactly(Set.of(2L, 3L));
     assertThat(cache.asMap().keySet()).containsExactlyInAnyOrder(1L, 2L, 3L, 1_000L);
     assertExact(cache, guard);
@@ -128,8 +137,13 @@ class LoadingTest {
 
   @Test
   void refreshAfterWriteReloadsWithoutEntering() {
-    LoadingCache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(100).executor(Runnable::run)
-        .refreshAfterWrite(Duration.ofMinutes(1)), evenKeys);
+    LoadingCache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(100)
+                .executor(Runnable::run)
+                .refreshAfterWrite(Duration.ofMinutes(1)),
+            evenKeys);
     String first = cache.get(2L);
     ticker.advance(Duration.ofMinutes(2));
     cache.get(2L);
@@ -140,17 +154,18 @@ class LoadingTest {
 
   @Test
   void aReloadReturningNullLeaksTheFingerprintUntilTheNextRebuild() {
-    CacheLoader<Long, String> vanishing = new CacheLoader<>() {
-      @Override
-      public String load(Long key) {
-        return "v" + key;
-      }
+    CacheLoader<Long, String> vanishing =
+        new CacheLoader<>() {
+          @Override
+          public String load(Long key) {
+            return "v" + key;
+          }
 
-      @Override
-      public @Nullable String reload(Long key, String oldValue) {
-        return null;
-      }
-    };
+          @Override
+          public @Nullable String reload(Long key, String oldValue) {
+            return null;
+          }
+        };
     LoadingCache<Long, String> cache = cache(vanishing);
     cache.get(1L);
     cache.refresh(1L).join();
@@ -165,19 +180,26 @@ class LoadingTest {
   void aRefreshThatLosesARaceDoesNotDriveTheFilter() {
     List<String> removals = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<String> slowReload = new CompletableFuture<>();
-    CacheLoader<Long, String> loader = new CacheLoader<>() {
-      @Override
-      public String load(Long key) {
-        return "loaded";
-      }
+    CacheLoader<Long, String> loader =
+        new CacheLoader<>() {
+          @Override
+          public String load(Long key) {
+            return "loaded";
+          }
 
-      @Override
-      public CompletableFuture<String> asyncReload(Long key, String oldValue, Executor executor) {
-        return slowReload;
-      }
-    };
-    LoadingCache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(100).executor(Runnable::run)
-        .removalListener((Long k, String v, RemovalCause c) -> removals.add(v + ":" + c)), loader);
+          @Override
+          public CompletableFuture<String> asyncReload(
+              Long key, String oldValue, Executor executor) {
+            return slowReload;
+          }
+        };
+    LoadingCache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(100)
+                .executor(Runnable::run)
+                .removalListener((Long k, String v, RemovalCause c) -> removals.add(v + ":" + c)),
+            loader);
     cache.get(1L);
     CompletableFuture<String> refresh = cache.refresh(1L);
     cache.put(1L, "written meanwhile");

@@ -37,32 +37,52 @@ class PassThroughTest {
   @Test
   void aFailedInsertSwitchesPassThroughOnAndARebuildSwitchesItOff() {
     ManualExecutor rebuilds = new ManualExecutor();
-    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(16).expansion(0).fingerprintBits(8).seed(5).executor(rebuilds).build();
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
+    CaffeineGuard<Long, String> guard =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(16)
+            .expansion(0)
+            .fingerprintBits(8)
+            .seed(5)
+            .executor(rebuilds)
+            .build();
+    Cache<Long, String> cache =
+        guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
 
     LongStream.range(0, 500).forEach(k -> cache.put(k, "v"));
     assertThat(guard.isPassThrough()).isTrue();
-    assertThat(guard.mightContain(1_000_000L)).as("pass-through answers true for anything").isTrue();
+    assertThat(guard.mightContain(1_000_000L))
+        .as("pass-through answers true for anything")
+        .isTrue();
     assertThat(Mirror.falseNegatives(cache, guard)).isEmpty();
 
     assertThat(rebuilds.runAll()).isPositive();
     assertThat(guard.isPassThrough()).isFalse();
     assertThat(guard.stats().rebuilds()).isEqualTo(1);
-    assertRebuiltExactly(cache, guard, () -> {
-      CompletableFuture<Void> next = guard.rebuild();
-      rebuilds.runAll();
-      next.join();
-    });
-    long definiteMisses = LongStream.range(1_000_000, 1_001_000).filter(k -> !guard.mightContain(k)).count();
+    assertRebuiltExactly(
+        cache,
+        guard,
+        () -> {
+          CompletableFuture<Void> next = guard.rebuild();
+          rebuilds.runAll();
+          next.join();
+        });
+    long definiteMisses =
+        LongStream.range(1_000_000, 1_001_000).filter(k -> !guard.mightContain(k)).count();
     assertThat(definiteMisses).as("short-circuiting again").isGreaterThan(900);
   }
 
   @Test
   void aRebuildRunOnTheWritingThreadClearsPassThroughWithoutLosingTheKeyBeingWritten() {
-    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(16).expansion(0).fingerprintBits(8).seed(5).executor(Runnable::run).build();
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
+    CaffeineGuard<Long, String> guard =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(16)
+            .expansion(0)
+            .fingerprintBits(8)
+            .seed(5)
+            .executor(Runnable::run)
+            .build();
+    Cache<Long, String> cache =
+        guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
 
     // The insert that fails requests a rebuild, which the direct executor runs right there, on the
     // writing thread, before the key is published: the guard holds that key in flight itself, so
@@ -86,8 +106,8 @@ class PassThroughTest {
    * also scans them, so each of those holds two copies until the next rebuild (cuckoo-guard-core's
    * documented, safe leak). The next rebuild is exact.
    */
-  private static void assertRebuiltExactly(Cache<Long, String> cache, CaffeineGuard<Long, String> guard,
-      Runnable rebuildAgain) {
+  private static void assertRebuiltExactly(
+      Cache<Long, String> cache, CaffeineGuard<Long, String> guard, Runnable rebuildAgain) {
     assertThat(Mirror.falseNegatives(cache, guard)).isEmpty();
     assertThat(guard.stats().size()).isGreaterThanOrEqualTo(cache.estimatedSize());
     rebuildAgain.run();

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code put} picks its first step (replace, or the enter) from a quiet read of the key; these pin
- * that the read is only a guess: a key that stops being live, or becomes live, right after the
- * read is still entered exactly once, and never left without a fingerprint.
+ * that the read is only a guess: a key that stops being live, or becomes live, right after the read
+ * is still entered exactly once, and never left without a fingerprint.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class PutOrderTest {
@@ -44,19 +44,27 @@ class PutOrderTest {
   }
 
   private final JumpTicker ticker = new JumpTicker();
-  private final CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-      .fpp(0.001).seed(11).ticker(ticker).build();
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+          .fpp(0.001)
+          .seed(11)
+          .ticker(ticker)
+          .build();
 
   /**
    * The quiet read sees the key live; by Caffeine's replace it has expired, so the put creates a
-   * new entry over the expired one (which Caffeine evicts through the guard's listener): that
-   * must be an enter. A put that trusted the read (a plain Caffeine put with no enter) would leave
-   * the new entry without a fingerprint, and getIfPresent would answer null for it.
+   * new entry over the expired one (which Caffeine evicts through the guard's listener): that must
+   * be an enter. A put that trusted the read (a plain Caffeine put with no enter) would leave the
+   * new entry without a fingerprint, and getIfPresent would answer null for it.
    */
   @Test
   void keyExpiringRightAfterTheQuietReadIsEnteredAgain() {
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(1_000)
-        .expireAfterWrite(Duration.ofMinutes(1)).executor(Runnable::run));
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(1_000)
+                .expireAfterWrite(Duration.ofMinutes(1))
+                .executor(Runnable::run));
     cache.put(5L, "old");
 
     ticker.jumpAfterNextRead(Duration.ofMinutes(2));
@@ -68,24 +76,33 @@ class PutOrderTest {
   }
 
   /**
-   * The quiet read finds no key, so the put tries the enter first; another write creates the key
-   * in between (here from inside Caffeine's put, through the weigher it calls first). The enter
-   * finds it live, is aborted, and the put replaces the value: one fingerprint, the put's value.
+   * The quiet read finds no key, so the put tries the enter first; another write creates the key in
+   * between (here from inside Caffeine's put, through the weigher it calls first). The enter finds
+   * it live, is aborted, and the put replaces the value: one fingerprint, the put's value.
    */
   @Test
   void keyCreatedRightAfterTheQuietReadIsReplacedWithOneFingerprint() {
     AtomicBoolean interfere = new AtomicBoolean();
-    CaffeineGuard<Long, String> weighed = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(1_000).fpp(0.001).seed(11).build();
+    CaffeineGuard<Long, String> weighed =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .fpp(0.001)
+            .seed(11)
+            .build();
     @SuppressWarnings("unchecked")
     Cache<Long, String>[] cache = new Cache[1];
-    cache[0] = weighed.wrap(Caffeine.newBuilder().maximumWeight(1_000).executor(Runnable::run)
-        .weigher((Long key, String value) -> {
-          if (interfere.compareAndSet(true, false)) {
-            cache[0].put(key, "other");
-          }
-          return 1;
-        }));
+    cache[0] =
+        weighed.wrap(
+            Caffeine.newBuilder()
+                .maximumWeight(1_000)
+                .executor(Runnable::run)
+                .weigher(
+                    (Long key, String value) -> {
+                      if (interfere.compareAndSet(true, false)) {
+                        cache[0].put(key, "other");
+                      }
+                      return 1;
+                    }));
 
     interfere.set(true);
     cache[0].put(9L, "mine");

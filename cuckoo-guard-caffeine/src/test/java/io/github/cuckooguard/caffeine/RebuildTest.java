@@ -40,26 +40,38 @@ class RebuildTest {
   @ParameterizedTest
   @ValueSource(strings = {"expireAfterWrite", "expireAfterAccess", "expireAfter"})
   void expiredButUnevictedEntriesCannotCauseUnpairedRemovesAfterARebuild(String expiry) {
-    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(8_000).fingerprintBits(4).seed(9).ticker(ticker).build();
-    UnaryOperator<Caffeine<Object, Object>> expiring = switch (expiry) {
-      case "expireAfterWrite" -> b -> b.expireAfterWrite(Duration.ofMinutes(1));
-      case "expireAfterAccess" -> b -> b.expireAfterAccess(Duration.ofMinutes(1));
-      default -> b -> b.expireAfter(Expiry.writing((Object k, Object v) -> Duration.ofMinutes(1)));
-    };
+    CaffeineGuard<Long, String> guard =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(8_000)
+            .fingerprintBits(4)
+            .seed(9)
+            .ticker(ticker)
+            .build();
+    UnaryOperator<Caffeine<Object, Object>> expiring =
+        switch (expiry) {
+          case "expireAfterWrite" -> b -> b.expireAfterWrite(Duration.ofMinutes(1));
+          case "expireAfterAccess" -> b -> b.expireAfterAccess(Duration.ofMinutes(1));
+          default ->
+              b -> b.expireAfter(Expiry.writing((Object k, Object v) -> Duration.ofMinutes(1)));
+        };
     // Maintenance only when the test calls cleanUp(): Caffeine's own iteration would otherwise
     // schedule the eviction of the expired entries it skips.
-    Cache<Long, String> cache = guard.wrap(expiring.apply(Caffeine.newBuilder().executor(task -> { })));
+    Cache<Long, String> cache =
+        guard.wrap(expiring.apply(Caffeine.newBuilder().executor(task -> {})));
     LongStream.range(0, 3_000).forEach(k -> cache.put(k, "old"));
     ticker.advance(Duration.ofSeconds(30));
     List<Long> live = LongStream.range(3_000, 6_000).boxed().collect(Collectors.toList());
     live.forEach(k -> cache.put(k, "new"));
     ticker.advance(Duration.ofSeconds(40));
-    assertThat(new ArrayList<>(cache.asMap().keySet())).as("iteration skips expired entries").hasSize(3_000);
+    assertThat(new ArrayList<>(cache.asMap().keySet()))
+        .as("iteration skips expired entries")
+        .hasSize(3_000);
     assertThat(cache.estimatedSize()).as("which are still in the map").isEqualTo(6_000);
 
     guard.rebuild().join();
-    assertThat(guard.stats().size()).as("the scan emitted the expired entries too").isEqualTo(6_000);
+    assertThat(guard.stats().size())
+        .as("the scan emitted the expired entries too")
+        .isEqualTo(6_000);
 
     for (int i = 0; i < 20 && cache.estimatedSize() > 3_000; i++) {
       ticker.advance(Duration.ofSeconds(1));
@@ -80,19 +92,29 @@ class RebuildTest {
   void aRebuildDuringAWriteThatEnteredItsKeyButHasNotPublishedItKeepsTheKey() throws Exception {
     CountDownLatch inWeigher = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(1_000).fingerprintBits(4).seed(1).build();
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().executor(Runnable::run)
-        .maximumWeight(1_000_000).weigher((Long k, String v) -> {
-          if (k == 42L) {
-            inWeigher.countDown();
-            awaitUninterruptibly(release);
-          }
-          return 1;
-        }));
+    CaffeineGuard<Long, String> guard =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .fingerprintBits(4)
+            .seed(1)
+            .build();
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .executor(Runnable::run)
+                .maximumWeight(1_000_000)
+                .weigher(
+                    (Long k, String v) -> {
+                      if (k == 42L) {
+                        inWeigher.countDown();
+                        awaitUninterruptibly(release);
+                      }
+                      return 1;
+                    }));
     LongStream.range(0, 100).forEach(k -> cache.put(k * 1_000, "v"));
 
-    CompletableFuture<String> write = CompletableFuture.supplyAsync(() -> cache.get(42L, k -> "held"));
+    CompletableFuture<String> write =
+        CompletableFuture.supplyAsync(() -> cache.get(42L, k -> "held"));
     assertThat(inWeigher.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(guard.mightContain(42L)).as("entered before it is visible").isTrue();
     assertThat(cache.asMap().containsKey(42L)).isFalse();
@@ -110,31 +132,40 @@ class RebuildTest {
   }
 
   /**
-   * Regression: a put over an expired entry begins the new entry's enter before Caffeine evicts
-   * the old one inside the put. With the eviction reported by {@code keyLeft}, a rebuild running
-   * then released the copy it held for the new enter, its scan copy was settled away, and the
-   * rebuilt filter lacked a key the cache held. The rebuild here is paused at its scan's first
-   * step (its first ticker read) while the put runs, so the order is exact every time.
+   * Regression: a put over an expired entry begins the new entry's enter before Caffeine evicts the
+   * old one inside the put. With the eviction reported by {@code keyLeft}, a rebuild running then
+   * released the copy it held for the new enter, its scan copy was settled away, and the rebuilt
+   * filter lacked a key the cache held. The rebuild here is paused at its scan's first step (its
+   * first ticker read) while the put runs, so the order is exact every time.
    */
   @Test
   void aPutOverAnExpiredEntryDuringARebuildKeepsTheNewEntry() throws Exception {
     CountDownLatch scanning = new CountDownLatch(1);
     CountDownLatch resume = new CountDownLatch(1);
     AtomicBoolean armed = new AtomicBoolean();
-    ExecutorService rebuilds = Executors.newSingleThreadExecutor(r -> new Thread(r, "paused-rebuild"));
-    Ticker pausing = () -> {
-      if (Thread.currentThread().getName().equals("paused-rebuild") && armed.compareAndSet(true, false)) {
-        scanning.countDown();
-        awaitUninterruptibly(resume);
-      }
-      return ticker.read();
-    };
+    ExecutorService rebuilds =
+        Executors.newSingleThreadExecutor(r -> new Thread(r, "paused-rebuild"));
+    Ticker pausing =
+        () -> {
+          if (Thread.currentThread().getName().equals("paused-rebuild")
+              && armed.compareAndSet(true, false)) {
+            scanning.countDown();
+            awaitUninterruptibly(resume);
+          }
+          return ticker.read();
+        };
     try {
-      CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-          .expectedInsertions(100).seed(3).ticker(pausing).executor(rebuilds).build();
+      CaffeineGuard<Long, String> guard =
+          CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+              .expectedInsertions(100)
+              .seed(3)
+              .ticker(pausing)
+              .executor(rebuilds)
+              .build();
       // No maintenance: the expired entry can only be evicted inside the put.
-      Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().executor(task -> { })
-          .expireAfterWrite(Duration.ofMinutes(1)));
+      Cache<Long, String> cache =
+          guard.wrap(
+              Caffeine.newBuilder().executor(task -> {}).expireAfterWrite(Duration.ofMinutes(1)));
       cache.put(1L, "old");
       ticker.advance(Duration.ofMinutes(2));
       assertThat(cache.estimatedSize()).as("expired, not evicted").isEqualTo(1);
@@ -142,7 +173,8 @@ class RebuildTest {
       armed.set(true);
       CompletableFuture<Void> rebuild = guard.rebuild();
       assertThat(scanning.await(30, TimeUnit.SECONDS)).isTrue();
-      cache.put(1L, "new"); // enter begins, the expired entry is evicted inside the put, enter visible
+      cache.put(
+          1L, "new"); // enter begins, the expired entry is evicted inside the put, enter visible
       resume.countDown();
       rebuild.get(30, TimeUnit.SECONDS);
 
@@ -150,7 +182,11 @@ class RebuildTest {
       assertThat(guard.mightContain(1L)).as("the rebuilt filter holds the new entry").isTrue();
       assertThat(cache.getIfPresent(1L)).isEqualTo("new");
       assertThat(guard.stats().rebuilds()).isEqualTo(1);
-      guard.rebuild().get(30, TimeUnit.SECONDS); // the raced rebuild may keep a spare copy; a quiet one is exact
+      guard
+          .rebuild()
+          .get(
+              30,
+              TimeUnit.SECONDS); // the raced rebuild may keep a spare copy; a quiet one is exact
       assertExact(cache, guard);
     } finally {
       resume.countDown();

@@ -16,15 +16,15 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Definite misses skip the cache and count in the guard's statistics; the cache's own
- * statistics read as plain Caffeine's would, short-circuited misses included.
+ * Definite misses skip the cache and count in the guard's statistics; the cache's own statistics
+ * read as plain Caffeine's would, short-circuited misses included.
  */
 class ShortCircuitTest {
 
-  private final CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-      .fpp(0.001).seed(3).build();
-  private final Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(10_000)
-      .executor(Runnable::run).recordStats());
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).fpp(0.001).seed(3).build();
+  private final Cache<Long, String> cache =
+      guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).recordStats());
 
   @Test
   void getIfPresentOfADefiniteMissDoesNotTouchTheCache() {
@@ -45,9 +45,11 @@ class ShortCircuitTest {
     // fpp 0.001 over 10,000 absent keys: about 10 false positives; 100 is > 25 sigma away.
     assertThat(passedToCache).isLessThan(100);
     assertThat(guard.stats().lookups() - guardBefore.lookups()).isEqualTo(10_000);
-    assertThat(guard.stats().falsePositives() - guardBefore.falsePositives()).isEqualTo(passedToCache);
+    assertThat(guard.stats().falsePositives() - guardBefore.falsePositives())
+        .isEqualTo(passedToCache);
     assertThat(cache.stats().missCount() - cacheBefore.missCount())
-        .as("every miss counts, short-circuited or not").isEqualTo(10_000);
+        .as("every miss counts, short-circuited or not")
+        .isEqualTo(10_000);
   }
 
   @Test
@@ -56,10 +58,13 @@ class ShortCircuitTest {
     CacheStats before = cache.stats();
     List<Long> keys = LongStream.range(50, 2_050).boxed().collect(Collectors.toList());
     Map<Long, String> present = cache.getAllPresent(keys);
-    assertThat(present.keySet()).containsExactlyElementsOf(LongStream.range(50, 100).boxed().toList());
+    assertThat(present.keySet())
+        .containsExactlyElementsOf(LongStream.range(50, 100).boxed().toList());
     long falsePositives = guard.stats().falsePositives();
     assertThat(cache.stats().hitCount() - before.hitCount()).isEqualTo(50);
-    assertThat(cache.stats().missCount() - before.missCount()).as("one per distinct absent key").isEqualTo(2_000 - 50);
+    assertThat(cache.stats().missCount() - before.missCount())
+        .as("one per distinct absent key")
+        .isEqualTo(2_000 - 50);
     assertThat(falsePositives).isLessThan(30);
   }
 
@@ -73,8 +78,8 @@ class ShortCircuitTest {
   }
 
   /**
-   * After 100 short-circuited misses and 1 hit, Micrometer's CaffeineCacheMetrics (which
-   * reads {@code cache.stats()}) showed a 100 % hit ratio.
+   * After 100 short-circuited misses and 1 hit, Micrometer's CaffeineCacheMetrics (which reads
+   * {@code cache.stats()}) showed a 100 % hit ratio.
    */
   @Test
   void shortCircuitedMissesCountAsMissesInTheCachesStatistics() {
@@ -83,7 +88,9 @@ class ShortCircuitTest {
       assertThat(cache.getIfPresent(k)).isNull();
     }
     assertThat(cache.getIfPresent(1L)).isEqualTo("v");
-    assertThat(guard.stats().definiteMisses()).as("the guard answered nearly all of them").isGreaterThan(90);
+    assertThat(guard.stats().definiteMisses())
+        .as("the guard answered nearly all of them")
+        .isGreaterThan(90);
     CacheStats stats = cache.stats();
     assertThat(stats.missCount()).isEqualTo(100);
     assertThat(stats.hitCount()).isEqualTo(1);
@@ -119,32 +126,33 @@ class ShortCircuitTest {
 
   @Test
   void cacheStatisticsMatchPlainCaffeineDespiteTheGuard() {
-    Cache<Long, String> plain = Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run)
-        .recordStats().build();
-    Consumer<Cache<Long, String>> workload = c -> {
-      ConcurrentMap<Long, String> map = c.asMap();
-      LongStream.range(0, 100).forEach(k -> c.put(k, "v"));
-      c.putAll(Map.of(200L, "a", 201L, "b"));
-      map.put(1L, "replaced");
-      map.putIfAbsent(2L, "present");
-      map.putIfAbsent(300L, "absent");
-      map.merge(301L, "new", String::concat);
-      map.merge(301L, "more", String::concat);
-      map.remove(3L, "wrong");
-      map.remove(4L, "v");
-      c.invalidate(5L);
-      c.invalidate(999L);
-      c.invalidateAll(List.of(6L, 7L));
-      map.keySet().removeIf(k -> k > 90 && k < 100);
-      c.get(8L, k -> "never");
-      c.get(400L, k -> "loaded");
-      c.getIfPresent(9L);
-      c.getIfPresent(777_777L);
-      c.getAllPresent(List.of(9L, 10L, 777_778L, 777_778L));
-      c.getAll(List.of(10L, 500L), keys -> Map.of(500L, "bulk"));
-      map.compute(11L, (k, v) -> v + "!");
-      c.invalidateAll();
-    };
+    Cache<Long, String> plain =
+        Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).recordStats().build();
+    Consumer<Cache<Long, String>> workload =
+        c -> {
+          ConcurrentMap<Long, String> map = c.asMap();
+          LongStream.range(0, 100).forEach(k -> c.put(k, "v"));
+          c.putAll(Map.of(200L, "a", 201L, "b"));
+          map.put(1L, "replaced");
+          map.putIfAbsent(2L, "present");
+          map.putIfAbsent(300L, "absent");
+          map.merge(301L, "new", String::concat);
+          map.merge(301L, "more", String::concat);
+          map.remove(3L, "wrong");
+          map.remove(4L, "v");
+          c.invalidate(5L);
+          c.invalidate(999L);
+          c.invalidateAll(List.of(6L, 7L));
+          map.keySet().removeIf(k -> k > 90 && k < 100);
+          c.get(8L, k -> "never");
+          c.get(400L, k -> "loaded");
+          c.getIfPresent(9L);
+          c.getIfPresent(777_777L);
+          c.getAllPresent(List.of(9L, 10L, 777_778L, 777_778L));
+          c.getAll(List.of(10L, 500L), keys -> Map.of(500L, "bulk"));
+          map.compute(11L, (k, v) -> v + "!");
+          c.invalidateAll();
+        };
     workload.accept(plain);
     workload.accept(cache);
     CacheStats expected = plain.stats();

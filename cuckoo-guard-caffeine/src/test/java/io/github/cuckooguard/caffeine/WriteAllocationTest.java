@@ -20,23 +20,27 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The guarded writes allocate nothing of the adapter's own: each one allocates at most what plain
- * Caffeine allocates for the same operation plus what cuckoo-guard-core's write protocol allocates for
- * the enters and leaves it runs (measured on a stand-alone {@link CuckooGuard} with a key source,
- * as the adapter's guard has). Measured with the JVM's per-thread allocation counter over many
- * calls after as many calls of warm-up, on one key boxed once.
+ * Caffeine allocates for the same operation plus what cuckoo-guard-core's write protocol allocates
+ * for the enters and leaves it runs (measured on a stand-alone {@link CuckooGuard} with a key
+ * source, as the adapter's guard has). Measured with the JVM's per-thread allocation counter over
+ * many calls after as many calls of warm-up, on one key boxed once.
  *
- * <p>Why the figures differ from plain Caffeine at all: a put of a live key runs Caffeine's
- * {@code replace} (its only write that never creates an entry, which allocates a context and a
- * lambda per call) instead of Caffeine's {@code put} (which allocates nothing for a live key but
- * may create the entry, so it cannot run before the enter); a write that creates or removes an
- * entry runs the core's enter or leave (its in-flight bookkeeping allocates).
+ * <p>Why the figures differ from plain Caffeine at all: a put of a live key runs Caffeine's {@code
+ * replace} (its only write that never creates an entry, which allocates a context and a lambda per
+ * call) instead of Caffeine's {@code put} (which allocates nothing for a live key but may create
+ * the entry, so it cannot run before the enter); a write that creates or removes an entry runs the
+ * core's enter or leave (its in-flight bookkeeping allocates).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class WriteAllocationTest {
 
   private static final int CALLS = 200_000;
-  /** Less than the smallest object (16 bytes): one allocation per call, or per second call, fails. */
+
+  /**
+   * Less than the smallest object (16 bytes): one allocation per call, or per second call, fails.
+   */
   private static final double SLACK = 7.5;
+
   private static final Long LIVE = 7_000_000_007L;
   private static final Long NEW = 1_000_000_007L;
   private static final Duration DAY = Duration.ofDays(1);
@@ -72,20 +76,29 @@ class WriteAllocationTest {
    * adapter's writes it often cannot).
    */
   private static double coreEnterAndLeave() {
-    CuckooGuard<Long> core = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(1_000).seed(18)
-        .keySource(action -> {}).build();
-    return bytesPerCall(key -> {
-      PendingEnter<Long> enter = core.beginEnter(key);
-      handle = enter;
-      enter.visible();
-      PendingLeave<Long> leave = core.beginLeave(key);
-      handle = leave;
-      leave.gone();
-    }, NEW);
+    CuckooGuard<Long> core =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .seed(18)
+            .keySource(action -> {})
+            .build();
+    return bytesPerCall(
+        key -> {
+          PendingEnter<Long> enter = core.beginEnter(key);
+          handle = enter;
+          enter.visible();
+          PendingLeave<Long> leave = core.beginLeave(key);
+          handle = leave;
+          leave.gone();
+        },
+        NEW);
   }
 
   private static Cache<Long, String> guarded(Caffeine<? super Long, ? super String> builder) {
-    return CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).expectedInsertions(1_000).seed(18).build()
+    return CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+        .expectedInsertions(1_000)
+        .seed(18)
+        .build()
         .wrap(builder);
   }
 
@@ -97,8 +110,9 @@ class WriteAllocationTest {
     cache.put(LIVE, "v");
 
     double replace = bytesPerCall(key -> plain.asMap().replace(key, "v"), LIVE);
-    assertThat(bytesPerCall(key -> cache.put(key, "v"), LIVE)).as("guarded put of a live key, vs %s for Caffeine's"
-        + " replace", replace).isLessThanOrEqualTo(replace + SLACK);
+    assertThat(bytesPerCall(key -> cache.put(key, "v"), LIVE))
+        .as("guarded put of a live key, vs %s for Caffeine's" + " replace", replace)
+        .isLessThanOrEqualTo(replace + SLACK);
     assertThat(cache.getIfPresent(LIVE)).isEqualTo("v");
   }
 
@@ -108,15 +122,22 @@ class WriteAllocationTest {
     Cache<Long, String> cache = guarded(Caffeine.newBuilder().maximumSize(1_000));
     double core = coreEnterAndLeave();
 
-    double caffeine = bytesPerCall(key -> {
-      plain.put(key, "v");
-      plain.invalidate(key);
-    }, NEW);
-    double measured = bytesPerCall(key -> {
-      cache.put(key, "v");
-      cache.invalidate(key);
-    }, NEW);
-    assertThat(measured).as("guarded put + invalidate of a new key, vs %s (Caffeine) + %s (core)", caffeine, core)
+    double caffeine =
+        bytesPerCall(
+            key -> {
+              plain.put(key, "v");
+              plain.invalidate(key);
+            },
+            NEW);
+    double measured =
+        bytesPerCall(
+            key -> {
+              cache.put(key, "v");
+              cache.invalidate(key);
+            },
+            NEW);
+    assertThat(measured)
+        .as("guarded put + invalidate of a new key, vs %s (Caffeine) + %s (core)", caffeine, core)
         .isLessThanOrEqualTo(caffeine + core + SLACK);
     assertThat(cache.asMap()).isEmpty();
   }
@@ -127,14 +148,21 @@ class WriteAllocationTest {
     Cache<Long, String> cache = guarded(Caffeine.newBuilder().maximumSize(1_000));
     double core = coreEnterAndLeave();
 
-    double caffeine = bytesPerCall(key -> {
-      plain.asMap().putIfAbsent(key, "v");
-      plain.invalidate(key);
-    }, NEW);
-    assertThat(bytesPerCall(key -> {
-      cache.asMap().putIfAbsent(key, "v");
-      cache.invalidate(key);
-    }, NEW)).as("putIfAbsent + invalidate, vs %s (Caffeine) + %s (core)", caffeine, core)
+    double caffeine =
+        bytesPerCall(
+            key -> {
+              plain.asMap().putIfAbsent(key, "v");
+              plain.invalidate(key);
+            },
+            NEW);
+    assertThat(
+            bytesPerCall(
+                key -> {
+                  cache.asMap().putIfAbsent(key, "v");
+                  cache.invalidate(key);
+                },
+                NEW))
+        .as("putIfAbsent + invalidate, vs %s (Caffeine) + %s (core)", caffeine, core)
         .isLessThanOrEqualTo(caffeine + core + SLACK);
   }
 
@@ -146,40 +174,66 @@ class WriteAllocationTest {
   @Test
   void variableExpiryWritesOfANewKeyAddNothingToTheEnterOfPutIfAbsent() {
     Expiry<Long, String> expiry = Expiry.writing((Long k, String v) -> DAY);
-    Cache<Long, String> plain = Caffeine.newBuilder().maximumSize(1_000).expireAfter(expiry).build();
-    Cache<Long, String> cache = guarded(Caffeine.newBuilder().maximumSize(1_000).expireAfter(expiry));
+    Cache<Long, String> plain =
+        Caffeine.newBuilder().maximumSize(1_000).expireAfter(expiry).build();
+    Cache<Long, String> cache =
+        guarded(Caffeine.newBuilder().maximumSize(1_000).expireAfter(expiry));
     VarExpiration<Long, String> plainExpiry = plain.policy().expireVariably().orElseThrow();
     VarExpiration<Long, String> guardedExpiry = cache.policy().expireVariably().orElseThrow();
 
-    double plainMap = bytesPerCall(key -> {
-      plain.asMap().putIfAbsent(key, "v");
-      plain.invalidate(key);
-    }, NEW);
-    double guardedMap = bytesPerCall(key -> {
-      cache.asMap().putIfAbsent(key, "v");
-      cache.invalidate(key);
-    }, NEW);
-    double plainPut = bytesPerCall(key -> {
-      plainExpiry.put(key, "v", 1, TimeUnit.DAYS);
-      plain.invalidate(key);
-    }, NEW);
-    double guardedPut = bytesPerCall(key -> {
-      guardedExpiry.put(key, "v", 1, TimeUnit.DAYS);
-      cache.invalidate(key);
-    }, NEW);
-    double plainIfAbsent = bytesPerCall(key -> {
-      plainExpiry.putIfAbsent(key, "v", 1, TimeUnit.DAYS);
-      plain.invalidate(key);
-    }, NEW);
-    double guardedIfAbsent = bytesPerCall(key -> {
-      guardedExpiry.putIfAbsent(key, "v", 1, TimeUnit.DAYS);
-      cache.invalidate(key);
-    }, NEW);
+    double plainMap =
+        bytesPerCall(
+            key -> {
+              plain.asMap().putIfAbsent(key, "v");
+              plain.invalidate(key);
+            },
+            NEW);
+    double guardedMap =
+        bytesPerCall(
+            key -> {
+              cache.asMap().putIfAbsent(key, "v");
+              cache.invalidate(key);
+            },
+            NEW);
+    double plainPut =
+        bytesPerCall(
+            key -> {
+              plainExpiry.put(key, "v", 1, TimeUnit.DAYS);
+              plain.invalidate(key);
+            },
+            NEW);
+    double guardedPut =
+        bytesPerCall(
+            key -> {
+              guardedExpiry.put(key, "v", 1, TimeUnit.DAYS);
+              cache.invalidate(key);
+            },
+            NEW);
+    double plainIfAbsent =
+        bytesPerCall(
+            key -> {
+              plainExpiry.putIfAbsent(key, "v", 1, TimeUnit.DAYS);
+              plain.invalidate(key);
+            },
+            NEW);
+    double guardedIfAbsent =
+        bytesPerCall(
+            key -> {
+              guardedExpiry.putIfAbsent(key, "v", 1, TimeUnit.DAYS);
+              cache.invalidate(key);
+            },
+            NEW);
 
-    assertThat(guardedPut - guardedMap).as("VarExpiration.put beyond putIfAbsent, guarded (%s - %s) vs plain (%s - %s)",
-        guardedPut, guardedMap, plainPut, plainMap).isLessThanOrEqualTo(plainPut - plainMap + SLACK);
-    assertThat(guardedIfAbsent - guardedMap).as("VarExpiration.putIfAbsent beyond putIfAbsent, guarded (%s - %s) vs"
-        + " plain (%s - %s)", guardedIfAbsent, guardedMap, plainIfAbsent, plainMap)
+    assertThat(guardedPut - guardedMap)
+        .as(
+            "VarExpiration.put beyond putIfAbsent, guarded (%s - %s) vs plain (%s - %s)",
+            guardedPut, guardedMap, plainPut, plainMap)
+        .isLessThanOrEqualTo(plainPut - plainMap + SLACK);
+    assertThat(guardedIfAbsent - guardedMap)
+        .as(
+            "VarExpiration.putIfAbsent beyond putIfAbsent, guarded (%s - %s) vs"
+                + " plain (%s - %s)",
+            guardedIfAbsent, guardedMap, plainIfAbsent, plainMap)
         .isLessThanOrEqualTo(plainIfAbsent - plainMap + SLACK);
     assertThat(cache.asMap()).isEmpty();
   }

@@ -25,8 +25,12 @@ import org.junit.jupiter.api.Test;
 class WritePathsTest {
 
   private final FakeTicker ticker = new FakeTicker();
-  private final CaffeineGuard<Long, String> guard = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-      .fpp(0.001).seed(7).ticker(ticker).build();
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+          .fpp(0.001)
+          .seed(7)
+          .ticker(ticker)
+          .build();
 
   private Cache<Long, String> sizeBounded(long maximumSize) {
     return guard.wrap(Caffeine.newBuilder().maximumSize(maximumSize).executor(Runnable::run));
@@ -65,11 +69,16 @@ class WritePathsTest {
 
   @Test
   void putOverAnExpiredEntryEntersTheKeyAgain() {
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(100).executor(Runnable::run)
-        .expireAfterWrite(Duration.ofMinutes(1)));
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(100)
+                .executor(Runnable::run)
+                .expireAfterWrite(Duration.ofMinutes(1)));
     cache.put(1L, "first");
     ticker.advance(Duration.ofMinutes(2));
-    // Caffeine fires EXPIRED to the eviction listener (the key leaves), then the key is present again.
+    // Caffeine fires EXPIRED to the eviction listener (the key leaves), then the key is present
+    // again.
     cache.put(1L, "second");
     assertThat(cache.getIfPresent(1L)).isEqualTo("second");
     assertThat(guard.mightContain(1L)).isTrue();
@@ -78,8 +87,12 @@ class WritePathsTest {
 
   @Test
   void expiryLeavesThroughTheEvictionListener() {
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(1_000).executor(Runnable::run)
-        .expireAfterWrite(Duration.ofMinutes(1)));
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(1_000)
+                .executor(Runnable::run)
+                .expireAfterWrite(Duration.ofMinutes(1)));
     keys(0, 50).forEach(k -> cache.put(k, "v"));
     ticker.advance(Duration.ofSeconds(30));
     keys(50, 80).forEach(k -> cache.put(k, "v"));
@@ -91,8 +104,12 @@ class WritePathsTest {
 
   @Test
   void expireAfterAccessKeepsReadEntriesAndDropsTheRest() {
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(1_000).executor(Runnable::run)
-        .expireAfterAccess(Duration.ofMinutes(1)));
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(1_000)
+                .executor(Runnable::run)
+                .expireAfterAccess(Duration.ofMinutes(1)));
     keys(0, 40).forEach(k -> cache.put(k, "v"));
     ticker.advance(Duration.ofSeconds(40));
     keys(0, 10).forEach(cache::getIfPresent);
@@ -113,20 +130,31 @@ class WritePathsTest {
 
   @Test
   void weightEvictionLeavesThroughTheEvictionListener() {
-    CaffeineGuard<Long, String> weighted = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(1_000).seed(7).build();
-    Cache<Long, String> cache = weighted.wrap(Caffeine.newBuilder().executor(Runnable::run)
-        .maximumWeight(500).weigher((Long k, String v) -> v.length()));
+    CaffeineGuard<Long, String> weighted =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .seed(7)
+            .build();
+    Cache<Long, String> cache =
+        weighted.wrap(
+            Caffeine.newBuilder()
+                .executor(Runnable::run)
+                .maximumWeight(500)
+                .weigher((Long k, String v) -> v.length()));
     keys(0, 400).forEach(k -> cache.put(k, "x".repeat((int) (k % 7) + 1)));
     cache.cleanUp();
-    assertThat(cache.policy().eviction().orElseThrow().weightedSize().orElseThrow()).isLessThanOrEqualTo(500);
+    assertThat(cache.policy().eviction().orElseThrow().weightedSize().orElseThrow())
+        .isLessThanOrEqualTo(500);
     assertExact(cache, weighted);
   }
 
   @Test
   void anUnboundedCacheIsGuardedWithExpectedInsertions() {
-    CaffeineGuard<Long, String> unbounded = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .expectedInsertions(1_000).seed(7).build();
+    CaffeineGuard<Long, String> unbounded =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .seed(7)
+            .build();
     Cache<Long, String> cache = unbounded.wrap(Caffeine.newBuilder().recordStats());
     keys(0, 100).forEach(k -> cache.put(k, "v"));
     cache.asMap().putIfAbsent(5L, "ignored");
@@ -151,9 +179,10 @@ class WritePathsTest {
   void getAllStoresEveryLoadedEntryThroughTheGuardIncludingExtraKeys() {
     Cache<Long, String> cache = sizeBounded(100);
     cache.put(1L, "present");
-    Map<Long, String> result = cache.getAll(List.of(1L, 2L, 3L),
-        missing -> Map.of(2L, "two", 3L, "three", 99L, "extra"));
-    assertThat(result).containsExactly(Map.entry(1L, "present"), Map.entry(2L, "two"), Map.entry(3L, "three"));
+    Map<Long, String> result =
+        cache.getAll(List.of(1L, 2L, 3L), missing -> Map.of(2L, "two", 3L, "three", 99L, "extra"));
+    assertThat(result)
+        .containsExactly(Map.entry(1L, "present"), Map.entry(2L, "two"), Map.entry(3L, "three"));
     assertThat(cache.asMap().keySet()).containsExactlyInAnyOrder(1L, 2L, 3L, 99L);
     assertExact(cache, guard);
   }
@@ -232,7 +261,7 @@ class WritePathsTest {
     map.values().removeIf("odd"::equals);
     assertThat(map.entrySet().remove(Map.entry(20L, "even"))).isTrue();
     assertThat(map.entrySet().remove(Map.entry(22L, "odd"))).isFalse();
-    for (Iterator<Long> it = map.keySet().iterator(); it.hasNext();) {
+    for (Iterator<Long> it = map.keySet().iterator(); it.hasNext(); ) {
       if (it.next() % 4 == 0) {
         it.remove();
       }
@@ -255,7 +284,8 @@ class WritePathsTest {
     List<Map.Entry<Long, String>> entries = new ArrayList<>(cache.asMap().entrySet());
     cache.invalidateAll();
     for (Map.Entry<Long, String> entry : entries) {
-      assertThat(entry.setValue(entry.getValue() + "2")).isEqualTo(entry.getValue().substring(0, 1));
+      assertThat(entry.setValue(entry.getValue() + "2"))
+          .isEqualTo(entry.getValue().substring(0, 1));
     }
     assertThat(cache.asMap()).containsOnly(Map.entry(1L, "a2"), Map.entry(2L, "b2"));
     assertExact(cache, guard);
@@ -263,9 +293,14 @@ class WritePathsTest {
 
   @Test
   void variableExpirationWritesEnterAndTheirExpiryLeaves() {
-    Cache<Long, String> cache = guard.wrap(Caffeine.newBuilder().maximumSize(100).executor(Runnable::run)
-        .expireAfter(Expiry.writing((Long k, String v) -> Duration.ofMinutes(10))));
-    Policy.VarExpiration<Long, String> varExpiration = cache.policy().expireVariably().orElseThrow();
+    Cache<Long, String> cache =
+        guard.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(100)
+                .executor(Runnable::run)
+                .expireAfter(Expiry.writing((Long k, String v) -> Duration.ofMinutes(10))));
+    Policy.VarExpiration<Long, String> varExpiration =
+        cache.policy().expireVariably().orElseThrow();
     assertThat(varExpiration.put(1L, "a", Duration.ofMinutes(1))).isNull();
     assertThat(varExpiration.put(1L, "b", Duration.ofMinutes(1))).isEqualTo("a");
     assertThat(varExpiration.putIfAbsent(1L, "c", Duration.ofMinutes(1))).isEqualTo("b");
@@ -285,15 +320,24 @@ class WritePathsTest {
   void theUsersEvictionAndRemovalListenersKeepWorking() {
     List<String> evictions = Collections.synchronizedList(new ArrayList<>());
     List<String> removals = Collections.synchronizedList(new ArrayList<>());
-    CaffeineGuard<Long, String> listening = CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
-        .seed(7).evictionListener((Long k, String v, RemovalCause c) -> {
-          evictions.add(k + ":" + c);
-          if (evictions.size() == 1) {
-            throw new IllegalStateException("a throwing user listener must not affect the guard (expected in the log)");
-          }
-        }).build();
-    Cache<Long, String> cache = listening.wrap(Caffeine.newBuilder().maximumSize(10).executor(Runnable::run)
-        .removalListener((Long k, String v, RemovalCause c) -> removals.add(k + ":" + c)));
+    CaffeineGuard<Long, String> listening =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .seed(7)
+            .evictionListener(
+                (Long k, String v, RemovalCause c) -> {
+                  evictions.add(k + ":" + c);
+                  if (evictions.size() == 1) {
+                    throw new IllegalStateException(
+                        "a throwing user listener must not affect the guard (expected in the log)");
+                  }
+                })
+            .build();
+    Cache<Long, String> cache =
+        listening.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(10)
+                .executor(Runnable::run)
+                .removalListener((Long k, String v, RemovalCause c) -> removals.add(k + ":" + c)));
     keys(0, 30).forEach(k -> cache.put(k, "v"));
     cache.cleanUp();
     cache.invalidate(cache.asMap().keySet().iterator().next());

@@ -1,8 +1,8 @@
 package io.github.cuckooguard.internal;
 
 /**
- * Hash to position: the fingerprint, the primary bucket, the alternate bucket and the segment of
- * a 64-bit hash. Shared by every table of a filter (they all have the same {@code n} buckets per
+ * Hash to position: the fingerprint, the primary bucket, the alternate bucket and the segment of a
+ * 64-bit hash. Shared by every table of a filter (they all have the same {@code n} buckets per
  * segment, see {@link Table}).
  *
  * <pre>
@@ -24,7 +24,10 @@ final class BucketIndex {
 
   private BucketIndex() {}
 
-  /** The fingerprint: the low bits of {@code hash} under {@code slotMask}, never 0 (0 marks an empty slot). */
+  /**
+   * The fingerprint: the low bits of {@code hash} under {@code slotMask}, never 0 (0 marks an empty
+   * slot).
+   */
   static long fingerprint(long hash, long slotMask) {
     long fp = hash & slotMask;
     return fp | ((fp - 1) >>> 63);
@@ -43,7 +46,10 @@ final class BucketIndex {
     return t + ((t >> 31) & n);
   }
 
-  /** First bucket of the segment {@code hash} falls into, in a table of {@code segments} × {@code n}. */
+  /**
+   * First bucket of the segment {@code hash} falls into, in a table of {@code segments} × {@code
+   * n}.
+   */
   static long segmentBase(long hash, int segments, int n) {
     if (segments == 1) {
       return 0;

@@ -11,9 +11,9 @@ import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The binary form of a filter, shared by {@code writeTo}/{@code readFrom} (one stream,
- * {@link StreamDump}) and {@code scanDump}/{@code loadChunk} (bounded chunks, {@link ChunkDump}
- * and {@link ChunkAssembler}); the header is {@link DumpHeader}. All integers big-endian.
+ * The binary form of a filter, shared by {@code writeTo}/{@code readFrom} (one stream, {@link
+ * StreamDump}) and {@code scanDump}/{@code loadChunk} (bounded chunks, {@link ChunkDump} and {@link
+ * ChunkAssembler}); the header is {@link DumpHeader}. All integers big-endian.
  *
  * <pre>
  * Header (also the first chunk of a scan dump)
@@ -44,37 +44,39 @@ import org.jspecify.annotations.Nullable;
  *   1 + (global first word) + (word count); chunks never span sub-filters.
  * </pre>
  *
- * A reader checks every field against its range, the checksums, that unused padding bits are
- * zero, that the stored item counts equal the occupied slots, and that the body's digest is the
- * header's. A loader of chunks also checks that every chunk carries the header's dump id (and
- * seed and write count, to say which mistake it was): a chunk of another filter, or one taken
- * after the filter changed, would otherwise load silently, and a fingerprint that a kick moved
- * from a not-yet-dumped bucket into an already-dumped one would be lost (a false negative). The
- * digest binds the body to the header as a whole: a header spliced onto the body of another dump
- * (a torn overwrite) is refused even where every per-sub-filter count agrees. Versions 1 and 2
- * (before the dump id and digest) are refused with a message saying so.
+ * A reader checks every field against its range, the checksums, that unused padding bits are zero,
+ * that the stored item counts equal the occupied slots, and that the body's digest is the header's.
+ * A loader of chunks also checks that every chunk carries the header's dump id (and seed and write
+ * count, to say which mistake it was): a chunk of another filter, or one taken after the filter
+ * changed, would otherwise load silently, and a fingerprint that a kick moved from a not-yet-dumped
+ * bucket into an already-dumped one would be lost (a false negative). The digest binds the body to
+ * the header as a whole: a header spliced onto the body of another dump (a torn overwrite) is
+ * refused even where every per-sub-filter count agrees. Versions 1 and 2 (before the dump id and
+ * digest) are refused with a message saying so.
  *
  * <p>No false negative through a dump: a dump is taken under the writer lock (the stream form in
  * one piece; each chunk on its own, all tied to one state by the id), so its body is one state of
- * the source filter, in which every resident key's fingerprint is in one of its buckets. A read
- * or load that completes has checked that it holds exactly that body (the digest) under that
- * header (checksums, counts), so the filter built from it answers as that state did.
+ * the source filter, in which every resident key's fingerprint is in one of its buckets. A read or
+ * load that completes has checked that it holds exactly that body (the digest) under that header
+ * (checksums, counts), so the filter built from it answers as that state did.
  *
- * <p>Every refusal is a {@link CorruptDumpException}; a dump of another funnel is an
- * {@link IllegalArgumentException} (the caller passed the wrong funnel; the dump is fine).
+ * <p>Every refusal is a {@link CorruptDumpException}; a dump of another funnel is an {@link
+ * IllegalArgumentException} (the caller passed the wrong funnel; the dump is fine).
  */
 public final class DumpFormat {
 
   public static final int MAGIC = 0x434B4746;
   public static final int VERSION = 3;
   public static final String HASH_SCHEME = "xxh3-64";
+
   /** Longest funnel id a dump holds, in UTF-8 bytes. */
   public static final int MAX_FUNNEL_ID_BYTES = 255;
+
   /**
    * Words of a sub-filter allocated before its data arrives; larger tables grow (doubling) as it
    * does, so a header that declares a huge table (a corrupt or crafted dump whose checksum holds)
-   * costs memory only for the bytes really supplied, not the gigabytes it claims. 8 Mi words =
-   * 64 MiB: a filter of up to ~33 M keys at 16 bits is read with one allocation per sub-filter.
+   * costs memory only for the bytes really supplied, not the gigabytes it claims. 8 Mi words = 64
+   * MiB: a filter of up to ~33 M keys at 16 bits is read with one allocation per sub-filter.
    */
   private static final int EAGER_WORDS = 1 << 23;
 
@@ -94,17 +96,22 @@ public final class DumpFormat {
   }
 
   /**
-   * The UTF-8 bytes of a funnel id, checked against {@link #MAX_FUNNEL_ID_BYTES}; the builders
-   * and readers call it first, so a writer never meets an id it cannot store.
+   * The UTF-8 bytes of a funnel id, checked against {@link #MAX_FUNNEL_ID_BYTES}; the builders and
+   * readers call it first, so a writer never meets an id it cannot store.
    *
    * @throws IllegalArgumentException naming the id's length and the limit
    */
   public static byte[] funnelIdBytes(String funnelId) {
     byte[] bytes = funnelId.getBytes(StandardCharsets.UTF_8);
     if (bytes.length > MAX_FUNNEL_ID_BYTES) {
-      throw new IllegalArgumentException("funnel id (" + bytes.length + " UTF-8 bytes, starting '"
-          + funnelId.substring(0, Math.min(40, funnelId.length())) + "') must be at most " + MAX_FUNNEL_ID_BYTES
-          + " bytes; give the funnel a short stable id()");
+      throw new IllegalArgumentException(
+          "funnel id ("
+              + bytes.length
+              + " UTF-8 bytes, starting '"
+              + funnelId.substring(0, Math.min(40, funnelId.length()))
+              + "') must be at most "
+              + MAX_FUNNEL_ID_BYTES
+              + " bytes; give the funnel a short stable id()");
     }
     return bytes;
   }
@@ -113,15 +120,22 @@ public final class DumpFormat {
 
   static void checkFunnel(DumpHeader h, String funnelId) {
     if (!h.funnelId().equals(funnelId)) {
-      throw new IllegalArgumentException("the dump was written with funnel '" + h.funnelId()
-          + "' but is read with funnel '" + funnelId + "'; read it with the funnel it was written with");
+      throw new IllegalArgumentException(
+          "the dump was written with funnel '"
+              + h.funnelId()
+              + "' but is read with funnel '"
+              + funnelId
+              + "'; read it with the funnel it was written with");
     }
   }
 
   static void checkDigest(DumpHeader h, long digest) throws CorruptDumpException {
-    check(digest == h.bodyDigest(),
+    check(
+        digest == h.bodyDigest(),
         "body digest %016x differs from the header's %016x: the body is not the one this header was written"
-            + " with (parts of different dumps, or a dump overwritten in place)", digest, h.bodyDigest());
+            + " with (parts of different dumps, or a dump overwritten in place)",
+        digest,
+        h.bodyDigest());
   }
 
   /** Validates loaded tables against the header and makes the filter. */
@@ -130,18 +144,35 @@ public final class DumpFormat {
     long bytes = 0;
     for (int i = 0; i < tables.length; i++) {
       Table t = tables[i];
-      check(TableAudit.paddingIsClear(t), "sub-filter %s has bits set past its last bucket: the dump is corrupt", i);
+      check(
+          TableAudit.paddingIsClear(t),
+          "sub-filter %s has bits set past its last bucket: the dump is corrupt",
+          i);
       long occupied = TableAudit.countOccupied(t);
-      check(occupied == h.tableItems()[i],
-          "sub-filter %s holds %s fingerprints but its header says %s", i, occupied, h.tableItems()[i]);
+      check(
+          occupied == h.tableItems()[i],
+          "sub-filter %s holds %s fingerprints but its header says %s",
+          i,
+          occupied,
+          h.tableItems()[i]);
       t.items = occupied;
       items += occupied;
       bytes += t.bytes();
     }
     // A loaded filter may grow within this JVM's default bound, and is never refused for the
     // memory it already occupies.
-    return new FilterCore(h.fingerprintBits(), h.bucketSize(), h.localBuckets(), h.maxKicks(), h.expansion(),
-        h.seed(), tables, items, h.deletes(), h.writes(), Math.max(bytes, Sizing.defaultMaxBytes()));
+    return new FilterCore(
+        h.fingerprintBits(),
+        h.bucketSize(),
+        h.localBuckets(),
+        h.maxKicks(),
+        h.expansion(),
+        h.seed(),
+        tables,
+        items,
+        h.deletes(),
+        h.writes(),
+        Math.max(bytes, Sizing.defaultMaxBytes()));
   }
 
   static HashStream64 digestStream() {
@@ -167,8 +198,8 @@ public final class DumpFormat {
   }
 
   /**
-   * {@code words} (null: none yet) with room for at least {@code needed} of a sub-filter's
-   * {@code total} words: {@link #EAGER_WORDS} at first, then doubling, never more than total.
+   * {@code words} (null: none yet) with room for at least {@code needed} of a sub-filter's {@code
+   * total} words: {@link #EAGER_WORDS} at first, then doubling, never more than total.
    */
   static long[] room(long @Nullable [] words, long needed, long total) {
     if (words != null && words.length >= needed) {

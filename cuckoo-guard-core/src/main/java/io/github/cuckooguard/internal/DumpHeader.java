@@ -11,8 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The header of a dump (layout in {@link DumpFormat}): everything needed to allocate the tables
- * and to tie the body to this dump.
+ * The header of a dump (layout in {@link DumpFormat}): everything needed to allocate the tables and
+ * to tie the body to this dump.
  */
 record DumpHeader(
     String hashScheme,
@@ -50,8 +50,9 @@ record DumpHeader(
   static byte[] encode(FilterCore core, Table[] tables, String funnelId, DumpIdentity identity) {
     byte[] scheme = DumpFormat.HASH_SCHEME.getBytes(StandardCharsets.UTF_8);
     byte[] funnel = DumpFormat.funnelIdBytes(funnelId);
-    ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 1 + scheme.length + 2 + funnel.length + FIXED_TAIL
-        + tables.length * 12 + 4);
+    ByteBuffer buf =
+        ByteBuffer.allocate(
+            4 + 1 + 1 + scheme.length + 2 + funnel.length + FIXED_TAIL + tables.length * 12 + 4);
     buf.putInt(DumpFormat.MAGIC).put((byte) DumpFormat.VERSION);
     buf.put((byte) scheme.length).put(scheme);
     buf.putShort((short) funnel.length).put(funnel);
@@ -68,9 +69,9 @@ record DumpHeader(
   }
 
   /**
-   * Reads the header's bytes from a stream: magic and version first, so that a stream that is not
-   * a dump, or a dump of another version (whose layout differs), is named as such instead of
-   * being parsed with the wrong layout.
+   * Reads the header's bytes from a stream: magic and version first, so that a stream that is not a
+   * dump, or a dump of another version (whose layout differs), is named as such instead of being
+   * parsed with the wrong layout.
    */
   static byte[] read(DataInputStream in) throws IOException {
     byte[] fixed = new byte[6];
@@ -83,8 +84,11 @@ record DumpHeader(
     byte[] rest1 = new byte[funnelLen + FIXED_TAIL];
     in.readFully(rest1);
     int count = ((rest1[rest1.length - 2] & 0xFF) << 8) | (rest1[rest1.length - 1] & 0xFF);
-    check(count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
-        "sub-filter count %s outside [1, %s]", count, FilterCore.MAX_SUB_FILTERS);
+    check(
+        count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
+        "sub-filter count %s outside [1, %s]",
+        count,
+        FilterCore.MAX_SUB_FILTERS);
     byte[] rest2 = new byte[count * 12 + 4];
     in.readFully(rest2);
     ByteBuffer all = ByteBuffer.allocate(6 + scheme.length + rest1.length + rest2.length);
@@ -94,11 +98,18 @@ record DumpHeader(
 
   private static void checkMagicAndVersion(ByteBuffer buf) throws CorruptDumpException {
     int magic = buf.getInt();
-    check(magic == DumpFormat.MAGIC, "not a cuckoo filter dump (magic %08x, expected %08x)", magic,
+    check(
+        magic == DumpFormat.MAGIC,
+        "not a cuckoo filter dump (magic %08x, expected %08x)",
+        magic,
         DumpFormat.MAGIC);
     int version = buf.get();
-    check(version == DumpFormat.VERSION, "unsupported format version %s: this build reads version %s only%s",
-        version, DumpFormat.VERSION, version >= 1 && version < DumpFormat.VERSION
+    check(
+        version == DumpFormat.VERSION,
+        "unsupported format version %s: this build reads version %s only%s",
+        version,
+        DumpFormat.VERSION,
+        version >= 1 && version < DumpFormat.VERSION
             ? "; versions 1 and 2 are pre-release formats without a dump identity"
                 + " and a body digest, and cannot be read: dump the filter again with this build"
             : "");
@@ -123,8 +134,11 @@ record DumpHeader(
       long dumpId = buf.getLong();
       long digest = buf.getLong();
       int count = buf.getShort();
-      check(count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
-          "sub-filter count %s outside [1, %s]", count, FilterCore.MAX_SUB_FILTERS);
+      check(
+          count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
+          "sub-filter count %s outside [1, %s]",
+          count,
+          FilterCore.MAX_SUB_FILTERS);
       int[] segments = new int[count];
       long[] tableItems = new long[count];
       for (int i = 0; i < count; i++) {
@@ -135,31 +149,61 @@ record DumpHeader(
       int stored = buf.getInt();
       check(buf.remaining() == 0, "%s unexpected bytes after the header", buf.remaining());
       check(stored == crc(bytes, 0, crcAt), "header checksum mismatch: the dump is corrupt");
-      check(DumpFormat.HASH_SCHEME.equals(scheme), "hash scheme '%s' is not supported (expected '%s')", scheme,
+      check(
+          DumpFormat.HASH_SCHEME.equals(scheme),
+          "hash scheme '%s' is not supported (expected '%s')",
+          scheme,
           DumpFormat.HASH_SCHEME);
       check(f >= 4 && f <= 16, "fingerprint bits %s outside [4, 16]", f);
       check(b == 2 || b == 4 || b == 8, "bucket size %s is not 2, 4 or 8", b);
       check(maxKicks >= 1 && maxKicks <= 65535, "max kicks %s outside [1, 65535]", maxKicks);
       check(expansion >= 0 && expansion <= 32768, "expansion %s outside [0, 32768]", expansion);
       check(n >= 2 && (n & 1) == 0, "bucket count %s must be even and >= 2", n);
-      check(expansion > 0 || count == 1, "a fixed-size filter (expansion 0) has %s sub-filters", count);
+      check(
+          expansion > 0 || count == 1,
+          "a fixed-size filter (expansion 0) has %s sub-filters",
+          count);
       long expected = 1;
       long sumItems = 0;
       for (int i = 0; i < count; i++) {
-        check(segments[i] == expected, "sub-filter %s has %s segments, expected %s", i, segments[i], expected);
+        check(
+            segments[i] == expected,
+            "sub-filter %s has %s segments, expected %s",
+            i,
+            segments[i],
+            expected);
         long words = Table.wordCountOrMinus1(f, b, n, segments[i]);
         check(words > 0, "sub-filter %s is larger than a Java array can hold", i);
         long slots = (long) n * segments[i] * b;
-        check(tableItems[i] >= 0 && tableItems[i] <= slots,
-            "sub-filter %s claims %s items in %s slots", i, tableItems[i], slots);
+        check(
+            tableItems[i] >= 0 && tableItems[i] <= slots,
+            "sub-filter %s claims %s items in %s slots",
+            i,
+            tableItems[i],
+            slots);
         sumItems += tableItems[i];
         expected *= expansion;
       }
-      check(items == sumItems, "item count %s differs from the sub-filters' sum %s", items, sumItems);
+      check(
+          items == sumItems, "item count %s differs from the sub-filters' sum %s", items, sumItems);
       check(deletes >= 0, "deleted count %s is negative", deletes);
       check(writes >= 0, "write count %s is negative", writes);
-      return new DumpHeader(scheme, funnel, seed, f, b, maxKicks, expansion, n, items, deletes, writes, dumpId,
-          digest, segments, tableItems);
+      return new DumpHeader(
+          scheme,
+          funnel,
+          seed,
+          f,
+          b,
+          maxKicks,
+          expansion,
+          n,
+          items,
+          deletes,
+          writes,
+          dumpId,
+          digest,
+          segments,
+          tableItems);
     } catch (BufferUnderflowException e) {
       throw new CorruptDumpException("truncated header (" + bytes.length + " bytes)");
     }

@@ -8,39 +8,38 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The hash-level engine behind every public filter: a chain of {@link Table}s (sub-filters, as
- * RedisBloom's EXPANSION) operating on 64-bit hashes. Keys and funnels live in the public
- * classes; this class never sees them and never allocates on {@link #contains}, {@link #add},
- * {@link #remove} or {@link #count}.
+ * RedisBloom's EXPANSION) operating on 64-bit hashes. Keys and funnels live in the public classes;
+ * this class never sees them and never allocates on {@link #contains}, {@link #add}, {@link
+ * #remove} or {@link #count}.
  *
- * <p>Growth: table {@code t} has {@code expansion^t} segments of {@code n} buckets each (all
- * tables share {@code n}, see {@link Table}). An add tries an empty slot in every table, oldest
- * first, then a kick path in the newest table, then appends a table if {@code expansion > 0}.
- * A delete looks newest first (as RedisBloom's CF.DEL). A lookup reads newest first too and
- * validates each table on its own: no resident key is missed (argued for two tables by counting
- * the copies of a fingerprint in a key's locations, which cannot all leave the older table
- * while the key stays; for more tables shown only by the model-based and churn tests),
- * but a fingerprint that an add puts into a newer table already read while a remove clears it
- * from an older one is seen in neither, so for a never-added key the answer is not always
- * linearizable (a Lincheck test shows it; see CuckooFilter's class comment).
+ * <p>Growth: table {@code t} has {@code expansion^t} segments of {@code n} buckets each (all tables
+ * share {@code n}, see {@link Table}). An add tries an empty slot in every table, oldest first,
+ * then a kick path in the newest table, then appends a table if {@code expansion > 0}. A delete
+ * looks newest first (as RedisBloom's CF.DEL). A lookup reads newest first too and validates each
+ * table on its own: no resident key is missed (argued for two tables by counting the copies of a
+ * fingerprint in a key's locations, which cannot all leave the older table while the key stays; for
+ * more tables shown only by the model-based and churn tests), but a fingerprint that an add puts
+ * into a newer table already read while a remove clears it from an older one is seen in neither, so
+ * for a never-added key the answer is not always linearizable (a Lincheck test shows it; see
+ * CuckooFilter's class comment).
  *
- * <p>Limits that growth cannot lift. (1) At most {@code 2·b} copies of one fingerprint in one
- * key's bucket pair, counted over all sub-filters ({@link #maxCopies()}): an add beyond that
- * returns false without growing. One table's pair holds at most {@code 2·b} slots, so without the
- * limit a key added again and again (or keys that share its fingerprint and bucket pair, which
- * no kick can separate: a kick moves a copy only to the other bucket of the same pair) would
- * append a sub-filter per {@code 2·b} adds. Such a refused add still leaves the key reported
- * present (its fingerprint fills its pair), and it is reported as not stored, so the caller does
- * not count on a copy it does not have. (2) A memory bound, {@code maxBytes}: a sub-filter is
- * appended only if the fingerprint storage stays within it, so growth fails fast (the add
- * returns false, nothing is lost) instead of running the heap out; no OutOfMemoryError is ever
- * caught.
+ * <p>Limits that growth cannot lift. (1) At most {@code 2·b} copies of one fingerprint in one key's
+ * bucket pair, counted over all sub-filters ({@link #maxCopies()}): an add beyond that returns
+ * false without growing. One table's pair holds at most {@code 2·b} slots, so without the limit a
+ * key added again and again (or keys that share its fingerprint and bucket pair, which no kick can
+ * separate: a kick moves a copy only to the other bucket of the same pair) would append a
+ * sub-filter per {@code 2·b} adds. Such a refused add still leaves the key reported present (its
+ * fingerprint fills its pair), and it is reported as not stored, so the caller does not count on a
+ * copy it does not have. (2) A memory bound, {@code maxBytes}: a sub-filter is appended only if the
+ * fingerprint storage stays within it, so growth fails fast (the add returns false, nothing is
+ * lost) instead of running the heap out; no OutOfMemoryError is ever caught.
  *
- * <p>Dump identity: under the lock, {@link #dumpIdentity()} gives the current state a random
- * 64-bit id, drawn the first time that state is dumped, and the digest of its tables. The state of
- * one instance changes only through a counted write (an add, remove or growth that succeeded), so
- * the pair (instance, write count) names one content, and the id names that pair: a dump of
- * another instance, even of the same seed and write count (two replicas loaded from one dump and
- * written once each), or of this one at another time, carries another id.
+ * <p>Dump identity: under the lock, {@link #dumpIdentity()} gives the current state a random 64-bit
+ * id, drawn the first time that state is dumped, and the digest of its tables. The state of one
+ * instance changes only through a counted write (an add, remove or growth that succeeded), so the
+ * pair (instance, write count) names one content, and the id names that pair: a dump of another
+ * instance, even of the same seed and write count (two replicas loaded from one dump and written
+ * once each), or of this one at another time, carries another id.
  *
  * <p>Thread safety: lookups are lock-free; writers take one lock per filter.
  */
@@ -68,11 +67,13 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   /**
-   * Read without the lock (volatile reads); written under the lock with release stores, which
-   * on x86 cost no fence (a volatile store would add one to every add and remove).
+   * Read without the lock (volatile reads); written under the lock with release stores, which on
+   * x86 cost no fence (a volatile store would add one to every add and remove).
    */
   private volatile long items;
+
   private volatile long deletes;
+
   /** Successful adds and removes (and growths) so far; under the lock. Dumps compare it. */
   private long writes;
 
@@ -81,25 +82,65 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** The dump identity of the state after {@link #identityWrites} writes; under the lock. */
   private long identityWrites = -1;
+
   private DumpIdentity identity;
 
   /** A filter bounded by {@link Sizing#defaultMaxBytes()}. */
-  public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed) {
-    this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed, Sizing.defaultMaxBytes());
+  public FilterCore(
+      int fingerprintBits,
+      int bucketSize,
+      int localBuckets,
+      int maxKicks,
+      int expansion,
+      long seed) {
+    this(
+        fingerprintBits,
+        bucketSize,
+        localBuckets,
+        maxKicks,
+        expansion,
+        seed,
+        Sizing.defaultMaxBytes());
   }
 
   /**
    * An empty filter whose fingerprint storage may grow up to {@code maxBytes}; the caller has
    * checked that the first table fits it ({@link Sizing#tableBytes}).
    */
-  public FilterCore(int fingerprintBits, int bucketSize, int localBuckets, int maxKicks, int expansion, long seed,
+  public FilterCore(
+      int fingerprintBits,
+      int bucketSize,
+      int localBuckets,
+      int maxKicks,
+      int expansion,
+      long seed,
       long maxBytes) {
-    this(fingerprintBits, bucketSize, localBuckets, maxKicks, expansion, seed,
-        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)}, 0, 0, 0, maxBytes);
+    this(
+        fingerprintBits,
+        bucketSize,
+        localBuckets,
+        maxKicks,
+        expansion,
+        seed,
+        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)},
+        0,
+        0,
+        0,
+        maxBytes);
   }
 
-  FilterCore(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables, long items, long deletes,
-      long writes, long maxBytes) {
+  FilterCore(
+      int f,
+      int b,
+      int n,
+      int maxKicks,
+      int expansion,
+      long seed,
+      Table[] tables,
+      long items,
+      long deletes,
+      long writes,
+      long maxBytes) {
     super(f, b, n, maxKicks, expansion, seed, tables);
     this.items = items;
     this.deletes = deletes;
@@ -131,7 +172,10 @@ public final class FilterCore extends FilterCorePadTail {
     if (ts.length == 1) {
       return ts[0].contains4(h0, h1, h2, h3);
     }
-    return (contains(h0) ? 1 : 0) | (contains(h1) ? 2 : 0) | (contains(h2) ? 4 : 0) | (contains(h3) ? 8 : 0);
+    return (contains(h0) ? 1 : 0)
+        | (contains(h1) ? 2 : 0)
+        | (contains(h2) ? 4 : 0)
+        | (contains(h3) ? 8 : 0);
   }
 
   /** A lookup over every sub-filter, newest first (see the class comment). */
@@ -181,8 +225,8 @@ public final class FilterCore extends FilterCorePadTail {
   /**
    * {@link #add} of every hash of {@code hashes}, result {@code i} into {@code out[i]}, taking the
    * writer lock once per {@value #ADD_BATCH} adds (other writers wait at most that long; readers
-   * never wait). Each add is the one add path, so the no-false-negative argument of
-   * {@link #addLocked} holds for every element.
+   * never wait). Each add is the one add path, so the no-false-negative argument of {@link
+   * #addLocked} holds for every element.
    */
   public void addAll(long[] hashes, boolean[] out) {
     for (int from = 0; from < hashes.length; from += ADD_BATCH) {
@@ -200,8 +244,8 @@ public final class FilterCore extends FilterCorePadTail {
 
   /**
    * {@link #add} of the hashes of {@code keys[from .. from + length)} into {@code out[0 ..
-   * length)}, as {@link #addAll(long[], boolean[])}; hashing, which is pure arithmetic, runs
-   * under the lock so that nothing is allocated.
+   * length)}, as {@link #addAll(long[], boolean[])}; hashing, which is pure arithmetic, runs under
+   * the lock so that nothing is allocated.
    */
   public void addAll(long[] keys, int from, int length, boolean[] out, Hasher64 hasher) {
     for (int done = 0; done < length; done += ADD_BATCH) {
@@ -231,9 +275,9 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   /**
-   * The one add path. No false negative: it only ever puts a fingerprint into a free slot, or
-   * moves fingerprints along a kick path inside their own pairs (Table), or refuses with
-   * nothing changed; no stored copy is removed or left outside its pair.
+   * The one add path. No false negative: it only ever puts a fingerprint into a free slot, or moves
+   * fingerprints along a kick path inside their own pairs (Table), or refuses with nothing changed;
+   * no stored copy is removed or left outside its pair.
    */
   private boolean addLocked(long hash) {
     long fp = BucketIndex.fingerprint(hash, slotMask);
@@ -303,8 +347,8 @@ public final class FilterCore extends FilterCorePadTail {
 
   /**
    * Appends a sub-filter if expansion, the sub-filter limit, the array limit and {@code maxBytes}
-   * allow; null if the filter cannot grow. The bound is checked before allocating, so growth
-   * never runs into an OutOfMemoryError of its own making.
+   * allow; null if the filter cannot grow. The bound is checked before allocating, so growth never
+   * runs into an OutOfMemoryError of its own making.
    */
   private Table grow(Table[] ts) {
     if (expansion == 0 || ts.length >= MAX_SUB_FILTERS) {
@@ -413,8 +457,8 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   /**
-   * Probability that a key never added answers true, from the current fill: for each
-   * sub-filter, 1 − (1 − 1/(2^f − 1))^(2·b·load), combined over sub-filters.
+   * Probability that a key never added answers true, from the current fill: for each sub-filter, 1
+   * − (1 − 1/(2^f − 1))^(2·b·load), combined over sub-filters.
    */
   public double expectedFpp() {
     double pMiss = 1.0;
@@ -450,8 +494,8 @@ public final class FilterCore extends FilterCorePadTail {
   }
 
   /**
-   * The dump identity of the current state (see the class comment); call under the lock. The
-   * digest is computed once per state, at its first dump.
+   * The dump identity of the current state (see the class comment); call under the lock. The digest
+   * is computed once per state, at its first dump.
    */
   DumpIdentity dumpIdentity() {
     if (identityWrites != writes) {

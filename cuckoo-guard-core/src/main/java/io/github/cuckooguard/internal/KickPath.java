@@ -4,9 +4,9 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The kick search of one {@link Table}: breadth-first, bounded by {@code maxKicks} nodes, nothing
- * moved while searching; then the shortest path found is executed from its free end backwards,
- * each step copying a fingerprint into its new slot before the slot it came from is overwritten,
- * so every fingerprint is in one of its two buckets at every instant. Every bucket on the path is
+ * moved while searching; then the shortest path found is executed from its free end backwards, each
+ * step copying a fingerprint into its new slot before the slot it came from is overwritten, so
+ * every fingerprint is in one of its two buckets at every instant. Every bucket on the path is
  * inside an odd stamp while it runs (see Table's Concurrency notes), so no lock-free reader can
  * read bucket A before a fingerprint arrived there and bucket B after it left and answer false.
  *

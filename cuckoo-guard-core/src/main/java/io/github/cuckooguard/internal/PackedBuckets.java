@@ -25,6 +25,7 @@ abstract class PackedBuckets extends TablePadHead {
   static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
   private static final int STAMP_STRIPES = 1024;
+
   /** Unused stamps at each end of the stamp array: no neighbour object shares its lines. */
   static final int STAMP_PAD = 8;
 
@@ -41,14 +42,19 @@ abstract class PackedBuckets extends TablePadHead {
   final int windows;
   final int windowBits;
   final long windowMask;
+
   /** Buckets tile 64-bit words exactly (b·f divides 64): a window is one word read. */
   final boolean aligned;
+
   final long lows;
   final long highs;
+
   /** Every bit of a window but the lanes' high bits: for the exact zero-lane count. */
   final long lowParts;
+
   /** Seqlock stamps, one per stripe of buckets; the protocol is in {@link Table}. */
   final long[] stamps;
+
   final int stampMask;
 
   PackedBuckets(int f, int b, int n, int m, long[] words) {
@@ -118,8 +124,8 @@ abstract class PackedBuckets extends TablePadHead {
   }
 
   /**
-   * The first slot of {@code bucket} holding {@code fp} (0: the first empty one), or -1. SWAR on
-   * x = window ^ fp·lows: the lowest lane flagged by (x − lows) &amp; ~x &amp; highs is exactly the
+   * The first slot of {@code bucket} holding {@code fp} (0: the first empty one), or -1. SWAR on x
+   * = window ^ fp·lows: the lowest lane flagged by (x − lows) &amp; ~x &amp; highs is exactly the
    * lowest zero lane of x (a borrow starts only at a zero lane, so it can flag lanes above the
    * first match, never below it).
    */
@@ -148,10 +154,10 @@ abstract class PackedBuckets extends TablePadHead {
 
   /**
    * Slots of {@code bucket} holding {@code fp}, exactly. The borrow test of {@link #slotOf} may
-   * flag lanes above a match, so this one uses the carry-free form: a lane of x is zero iff
-   * neither its low bits plus all-ones-below-the-high-bit carry into the high bit nor the high
-   * bit itself is set, i.e. zero lanes = ~(((x &amp; lowParts) + lowParts) | x) &amp; highs (each
-   * lane's sum stays below 2^f, so nothing carries into the next lane).
+   * flag lanes above a match, so this one uses the carry-free form: a lane of x is zero iff neither
+   * its low bits plus all-ones-below-the-high-bit carry into the high bit nor the high bit itself
+   * is set, i.e. zero lanes = ~(((x &amp; lowParts) + lowParts) | x) &amp; highs (each lane's sum
+   * stays below 2^f, so nothing carries into the next lane).
    */
   final int copies(long bucket, long fp) {
     long rep = fp * lows;
@@ -167,7 +173,10 @@ abstract class PackedBuckets extends TablePadHead {
 
   // ---- word stores (the caller holds the owner's lock and brackets them as Table says) ----
 
-  /** Changes slot {@code j} of {@code bucket} from {@code oldFp} to {@code newFp}: one or two release stores. */
+  /**
+   * Changes slot {@code j} of {@code bucket} from {@code oldFp} to {@code newFp}: one or two
+   * release stores.
+   */
   final void write(long bucket, int j, long oldFp, long newFp) {
     long pos = bucket * bucketBits + (long) j * fingerprintBits;
     int w = (int) (pos >>> 6);
@@ -179,7 +188,9 @@ abstract class PackedBuckets extends TablePadHead {
     }
   }
 
-  /** True if slot {@code j} of {@code bucket} spans two words (so a write of it takes two stores). */
+  /**
+   * True if slot {@code j} of {@code bucket} spans two words (so a write of it takes two stores).
+   */
   final boolean spans(long bucket, int j) {
     long pos = bucket * bucketBits + (long) j * fingerprintBits;
     return ((int) pos & 63) + fingerprintBits > 64;

@@ -32,8 +32,8 @@ public final class Sizing {
   static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 16;
 
   /**
-   * Share of {@link Runtime#maxMemory()} one filter's fingerprint storage may take unless a
-   * bound is set: a half, so that a filter and its replacement being rebuilt fit side by side.
+   * Share of {@link Runtime#maxMemory()} one filter's fingerprint storage may take unless a bound
+   * is set: a half, so that a filter and its replacement being rebuilt fit side by side.
    */
   public static final double DEFAULT_MAX_BYTES_FRACTION = 0.5;
 
@@ -46,8 +46,8 @@ public final class Sizing {
   }
 
   /**
-   * Bytes of a table of {@code m} segments of {@code n} buckets ({@code b} slots of {@code f}
-   * bits, plus the spare word), or -1 if it is more than one Java array can hold.
+   * Bytes of a table of {@code m} segments of {@code n} buckets ({@code b} slots of {@code f} bits,
+   * plus the spare word), or -1 if it is more than one Java array can hold.
    */
   public static long tableBytes(int f, int b, int n, long m) {
     long words = Table.wordCountOrMinus1(f, b, n, m);
@@ -55,8 +55,8 @@ public final class Sizing {
   }
 
   /**
-   * Bytes of the first table of a filter sized for {@code expected} keys, or -1 if its bucket
-   * count exceeds an int or its words an array.
+   * Bytes of the first table of a filter sized for {@code expected} keys, or -1 if its bucket count
+   * exceeds an int or its words an array.
    */
   public static long firstTableBytes(long expected, int f, int b) {
     long n = buckets(expected, b);
@@ -64,9 +64,9 @@ public final class Sizing {
   }
 
   /**
-   * The largest expected count in [1, {@code limit}] whose first table fits an array and
-   * {@code maxBytes}, or 0 if none does. The table grows monotonically with the count, so a
-   * binary search over it is exact.
+   * The largest expected count in [1, {@code limit}] whose first table fits an array and {@code
+   * maxBytes}, or 0 if none does. The table grows monotonically with the count, so a binary search
+   * over it is exact.
    */
   public static long maxExpectedInsertions(int f, int b, long maxBytes, long limit) {
     long lo = 0;
@@ -99,10 +99,14 @@ public final class Sizing {
 
   /** Expected fpp of a full table (load α) with these fingerprints. */
   public static double fppAtDesignLoad(int fingerprintBits, int bucketSize) {
-    return 1 - Math.pow(1 - 1.0 / ((1L << fingerprintBits) - 1), 2 * bucketSize * designLoad(bucketSize));
+    return 1
+        - Math.pow(
+            1 - 1.0 / ((1L << fingerprintBits) - 1), 2 * bucketSize * designLoad(bucketSize));
   }
 
-  /** Even bucket count for {@code expected} items at the design load, or -1 if it exceeds an int. */
+  /**
+   * Even bucket count for {@code expected} items at the design load, or -1 if it exceeds an int.
+   */
   public static long buckets(long expected, int bucketSize) {
     long n = (long) Math.ceil(expected / (bucketSize * designLoad(bucketSize)));
     n = Math.max(2, n + (n & 1));

@@ -15,9 +15,9 @@ import java.util.zip.CRC32C;
 
 /**
  * The stream form ({@code writeTo}/{@code readFrom}): header, the words of every sub-filter, the
- * body's CRC32C (layout in {@link DumpFormat}). The reader consumes exactly one dump and leaves
- * the stream just after it: bytes that follow are not read, so dumps can be concatenated (and
- * a file holding more than one dump is not refused; the first is read).
+ * body's CRC32C (layout in {@link DumpFormat}). The reader consumes exactly one dump and leaves the
+ * stream just after it: bytes that follow are not read, so dumps can be concatenated (and a file
+ * holding more than one dump is not refused; the first is read).
  */
 final class StreamDump {
 
@@ -25,14 +25,16 @@ final class StreamDump {
 
   static void write(FilterCore core, String funnelId, OutputStream out) throws IOException {
     // Snapshot under the writer lock, write without it.
-    Object[] snap = core.locked(() -> {
-      Table[] ts = core.tables();
-      long[][] ws = new long[ts.length][];
-      for (int i = 0; i < ts.length; i++) {
-        ws[i] = ts[i].data.clone();
-      }
-      return new Object[] {ws, DumpHeader.encode(core, ts, funnelId, core.dumpIdentity())};
-    });
+    Object[] snap =
+        core.locked(
+            () -> {
+              Table[] ts = core.tables();
+              long[][] ws = new long[ts.length][];
+              for (int i = 0; i < ts.length; i++) {
+                ws[i] = ts[i].data.clone();
+              }
+              return new Object[] {ws, DumpHeader.encode(core, ts, funnelId, core.dumpIdentity())};
+            });
     long[][] words = (long[][]) snap[0];
     byte[] header = (byte[]) snap[1];
     DataOutputStream data = new DataOutputStream(out);
@@ -60,8 +62,8 @@ final class StreamDump {
 
   /**
    * Reads a filter written by {@link #write}. Refuses, with {@link CorruptDumpException}, a
-   * truncated or corrupt dump, and one whose body is not the body the header was written with
-   * (its digest differs), which is how a header spliced onto another dump's body is caught.
+   * truncated or corrupt dump, and one whose body is not the body the header was written with (its
+   * digest differs), which is how a header spliced onto another dump's body is caught.
    */
   static FilterCore read(InputStream in, String funnelId) throws IOException {
     DataInputStream data = new DataInputStream(in);
@@ -87,8 +89,14 @@ final class StreamDump {
           }
           digest.putLongs(words, w - n, n);
         }
-        tables[i] = new Table(h.fingerprintBits(), h.bucketSize(), h.localBuckets(), h.segments()[i], h.maxKicks(),
-            words);
+        tables[i] =
+            new Table(
+                h.fingerprintBits(),
+                h.bucketSize(),
+                h.localBuckets(),
+                h.segments()[i],
+                h.maxKicks(),
+                words);
       }
       int stored = data.readInt();
       check(stored == (int) crc.getValue(), "data checksum mismatch: the dump is corrupt");

@@ -3,11 +3,11 @@ package io.github.cuckooguard.internal;
 import java.lang.invoke.VarHandle;
 
 /**
- * One cuckoo hash table (a sub-filter): {@code segments × localBuckets} buckets of {@code b}
- * slots of {@code f} bits. The pieces live beside it, one responsibility each: the bit-packed
- * layout and its SWAR matches in {@link PackedBuckets}, hash-to-bucket math in
- * {@link BucketIndex}, the kick search in {@link KickPath}, checks of a loaded table in
- * {@link TableAudit}. This class is the write protocol that keeps lock-free reads exact.
+ * One cuckoo hash table (a sub-filter): {@code segments × localBuckets} buckets of {@code b} slots
+ * of {@code f} bits. The pieces live beside it, one responsibility each: the bit-packed layout and
+ * its SWAR matches in {@link PackedBuckets}, hash-to-bucket math in {@link BucketIndex}, the kick
+ * search in {@link KickPath}, checks of a loaded table in {@link TableAudit}. This class is the
+ * write protocol that keeps lock-free reads exact.
  *
  * <pre>
  * Concurrency
@@ -73,7 +73,9 @@ public final class Table extends TablePadTail {
     this.kicks = new KickPath(maxKicks);
   }
 
-  /** Words needed for the bit-packed buckets plus the spare word, or -1 if more than an array holds. */
+  /**
+   * Words needed for the bit-packed buckets plus the spare word, or -1 if more than an array holds.
+   */
   static long wordCountOrMinus1(int f, int b, int n, long m) {
     long bits = (long) n * m * b * f;
     if (bits < 0 || bits / ((long) b * f) != (long) n * m) {
@@ -87,7 +89,12 @@ public final class Table extends TablePadTail {
     long words = wordCountOrMinus1(f, b, n, m);
     if (words < 0) {
       throw new IllegalArgumentException(
-          "a table of " + ((long) n * m) + " buckets of " + b + " x " + f
+          "a table of "
+              + ((long) n * m)
+              + " buckets of "
+              + b
+              + " x "
+              + f
               + "-bit slots is larger than a Java array can index; lower expectedInsertions");
     }
     return (int) words;
@@ -128,12 +135,11 @@ public final class Table extends TablePadTail {
    * Four lookups in this table (a filter of one sub-filter, whose segment base is 0) validated
    * together: the answer for hash {@code hk} is bit {@code k} of the result. Same answers, and the
    * same no-false-negative argument, as four calls of {@link #contains}: the eight stamps are read
-   * (acquire) before any bucket, and re-read after all of them; the group is retried, whatever
-   * it found, unless every stamp was even and unchanged. Stamps only ever increase (each write
-   * adds to one), and a thread's later read of a location never sees an older value than its
-   * earlier read, so each re-read value is at least the first one and the sums are equal only if
-   * every stamp is: one comparison checks all eight. Parameters are held in locals for the
-   * whole group.
+   * (acquire) before any bucket, and re-read after all of them; the group is retried, whatever it
+   * found, unless every stamp was even and unchanged. Stamps only ever increase (each write adds to
+   * one), and a thread's later read of a location never sees an older value than its earlier read,
+   * so each re-read value is at least the first one and the sums are equal only if every stamp is:
+   * one comparison checks all eight. Parameters are held in locals for the whole group.
    */
   int contains4(long h0, long h1, long h2, long h3) {
     final long[] st = stamps;
@@ -170,15 +176,23 @@ public final class Table extends TablePadTail {
       long w1 = (long) LONGS.getAcquire(st, sc1);
       long w2 = (long) LONGS.getAcquire(st, sc2);
       long w3 = (long) LONGS.getAcquire(st, sc3);
-      int found = (matches(a0, c0, f0) ? 1 : 0) | (matches(a1, c1, f1) ? 2 : 0)
-          | (matches(a2, c2, f2) ? 4 : 0) | (matches(a3, c3, f3) ? 8 : 0);
+      int found =
+          (matches(a0, c0, f0) ? 1 : 0)
+              | (matches(a1, c1, f1) ? 2 : 0)
+              | (matches(a2, c2, f2) ? 4 : 0)
+              | (matches(a3, c3, f3) ? 8 : 0);
       VarHandle.acquireFence();
       long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
       long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
-      long after = (long) LONGS.getOpaque(st, sa0) + (long) LONGS.getOpaque(st, sa1)
-          + (long) LONGS.getOpaque(st, sa2) + (long) LONGS.getOpaque(st, sa3)
-          + (long) LONGS.getOpaque(st, sc0) + (long) LONGS.getOpaque(st, sc1)
-          + (long) LONGS.getOpaque(st, sc2) + (long) LONGS.getOpaque(st, sc3);
+      long after =
+          (long) LONGS.getOpaque(st, sa0)
+              + (long) LONGS.getOpaque(st, sa1)
+              + (long) LONGS.getOpaque(st, sa2)
+              + (long) LONGS.getOpaque(st, sa3)
+              + (long) LONGS.getOpaque(st, sc0)
+              + (long) LONGS.getOpaque(st, sc1)
+              + (long) LONGS.getOpaque(st, sc2)
+              + (long) LONGS.getOpaque(st, sc3);
       if (odd == 0 && after == before) {
         return found;
       }
@@ -187,8 +201,8 @@ public final class Table extends TablePadTail {
   }
 
   /**
-   * Copies of {@code fp} in the two buckets; caller holds the owner's lock. Unlocked, a kick
-   * moving {@code fp} between the buckets could be counted twice or not at all
+   * Copies of {@code fp} in the two buckets; caller holds the owner's lock. Unlocked, a kick moving
+   * {@code fp} between the buckets could be counted twice or not at all
    * (CountIsExactWhileAKickMovesTheFingerprintTest), and so could an unstamped delete and add.
    */
   int count(long fp, long b1, long b2) {
@@ -196,9 +210,9 @@ public final class Table extends TablePadTail {
   }
 
   /**
-   * True if no writer was inside stripes {@code s1}, {@code s2} when their stamps read
-   * {@code v1}, {@code v2} and none has entered since: the bucket reads made in between saw one
-   * unchanging state.
+   * True if no writer was inside stripes {@code s1}, {@code s2} when their stamps read {@code v1},
+   * {@code v2} and none has entered since: the bucket reads made in between saw one unchanging
+   * state.
    */
   private boolean unchanged(int s1, int s2, long v1, long v2) {
     VarHandle.acquireFence();
@@ -244,9 +258,9 @@ public final class Table extends TablePadTail {
   }
 
   /**
-   * Stores {@code fp} by moving other fingerprints along the shortest path found by a
-   * breadth-first search of at most {@code maxKicks} nodes ({@link KickPath}). Returns false, with
-   * the table unchanged, if there is no such path. Call only after {@link #tryPlace} failed.
+   * Stores {@code fp} by moving other fingerprints along the shortest path found by a breadth-first
+   * search of at most {@code maxKicks} nodes ({@link KickPath}). Returns false, with the table
+   * unchanged, if there is no such path. Call only after {@link #tryPlace} failed.
    */
   boolean kickInsert(long fp, long b1, long b2, long base) {
     if (kicks.insert(this, fp, b1, b2, base)) {

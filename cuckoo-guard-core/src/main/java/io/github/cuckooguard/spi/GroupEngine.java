@@ -9,13 +9,14 @@ import java.util.concurrent.CompletionStage;
  * same name on every other member, and tells the writer when it may proceed.
  *
  * <p>Contract, on which the no-false-negative argument of {@link ReplicatedGuard} rests:
+ *
  * <ol>
  *   <li>{@link #enterBegun} and {@link #leaveBegun} return normally only when every other member
- *       either has <em>applied</em> the message ({@link RemoteWrites#enterBegun} /
- *       {@link RemoteWrites#leaveBegun} returned there; acknowledging before applying is the bug
- *       this forbids) or can no longer answer "definitely absent" until it has a complete filter
- *       again (its lease ran out and cannot be renewed without it passing through a rebuild that
- *       sees the write). Otherwise they throw, and the writer does not proceed.
+ *       either has <em>applied</em> the message ({@link RemoteWrites#enterBegun} / {@link
+ *       RemoteWrites#leaveBegun} returned there; acknowledging before applying is the bug this
+ *       forbids) or can no longer answer "definitely absent" until it has a complete filter again
+ *       (its lease ran out and cannot be renewed without it passing through a rebuild that sees the
+ *       write). Otherwise they throw, and the writer does not proceed.
  *   <li>A member whose engine reports {@link #mayAnswerAbsent()} false answers "might contain" for
  *       every key; true only while it holds a fresh lease and its filter is complete.
  *   <li>The end messages ({@link #enterEnded}, {@link #leaveEnded}) may be delivered late or lost:
@@ -52,7 +53,10 @@ public interface GroupEngine<K> {
     }
   }
 
-  /** Delivers the end of enter {@code op}: visible, or aborted (the remote members remove the fingerprint). */
+  /**
+   * Delivers the end of enter {@code op}: visible, or aborted (the remote members remove the
+   * fingerprint).
+   */
   CompletionStage<Void> enterEnded(long op, boolean visible);
 
   /**

@@ -10,29 +10,32 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
- * The receiving side of a replicated guard: applies other members' writes to this member's
- * {@link CuckooGuard} with the core's own write protocol. An engine calls it when a message
- * arrives and acknowledges the message only after the call returned.
+ * The receiving side of a replicated guard: applies other members' writes to this member's {@link
+ * CuckooGuard} with the core's own write protocol. An engine calls it when a message arrives and
+ * acknowledges the message only after the call returned.
  *
  * <p>What a remote write means here:
+ *
  * <ul>
  *   <li>A remote enter <b>begins</b> with {@link CuckooGuard#beginEnter} on this guard: the
  *       fingerprint is stored and the key is in flight here until the writer's end arrives, so a
- *       rebuild of this guard keeps it although this member's {@link io.github.cuckooguard.KeySource}
- *       may not show the key yet. Since the writer makes the key visible only after this returned
- *       (engine rule 1), this guard holds the key from before it is visible until its leave.
- *   <li>A remote enter <b>ends</b> with {@code visible()} or {@code abort()}; an end for an
- *       unknown operation is ignored (its begin was never applied here, so there is nothing to
- *       remove; removing anyway could take a colliding key's fingerprint).
- *   <li>A remote leave is announced with {@link CuckooGuard#beginLeave} and ends with
- *       {@code gone()} only if its announcement was applied here; a {@code gone} without the
- *       announcement is dropped (a false positive until the next rebuild), because applied late it
- *       could remove a fingerprint from a filter rebuilt after the key was already gone.
+ *       rebuild of this guard keeps it although this member's {@link
+ *       io.github.cuckooguard.KeySource} may not show the key yet. Since the writer makes the key
+ *       visible only after this returned (engine rule 1), this guard holds the key from before it
+ *       is visible until its leave.
+ *   <li>A remote enter <b>ends</b> with {@code visible()} or {@code abort()}; an end for an unknown
+ *       operation is ignored (its begin was never applied here, so there is nothing to remove;
+ *       removing anyway could take a colliding key's fingerprint).
+ *   <li>A remote leave is announced with {@link CuckooGuard#beginLeave} and ends with {@code
+ *       gone()} only if its announcement was applied here; a {@code gone} without the announcement
+ *       is dropped (a false positive until the next rebuild), because applied late it could remove
+ *       a fingerprint from a filter rebuilt after the key was already gone.
  *   <li>When the writer is lost ({@link #originLost}) or this member gives up its remote state
- *       ({@link #releaseAll}, e.g. when its lease lapsed), every open remote enter ends as
- *       {@code visible()} and every open leave as {@code cancel()}: the outcome is unknown, and
- *       keeping a fingerprint is never wrong.
+ *       ({@link #releaseAll}, e.g. when its lease lapsed), every open remote enter ends as {@code
+ *       visible()} and every open leave as {@code cancel()}: the outcome is unknown, and keeping a
+ *       fingerprint is never wrong.
  * </ul>
+ *
  * Duplicated begins (a redelivery) are applied once. Thread-safe.
  *
  * @param <K> the key type
@@ -61,7 +64,10 @@ public final class RemoteWrites<K> {
     enters.computeIfAbsent(new Op(origin, op), o -> guard.beginEnter(key));
   }
 
-  /** Ends the enter {@code op} of {@code origin}: visible, or aborted (removes the fingerprint, paired). */
+  /**
+   * Ends the enter {@code op} of {@code origin}: visible, or aborted (removes the fingerprint,
+   * paired).
+   */
   public void enterEnded(String origin, long op, boolean visible) {
     PendingEnter<K> enter = enters.remove(new Op(origin, op));
     if (enter == null) {
@@ -80,7 +86,9 @@ public final class RemoteWrites<K> {
     leaves.computeIfAbsent(new Op(origin, op), o -> guard.beginLeave(key));
   }
 
-  /** Ends the leave {@code op} of {@code origin}; dropped unless its announcement was applied here. */
+  /**
+   * Ends the leave {@code op} of {@code origin}; dropped unless its announcement was applied here.
+   */
   public void leaveEnded(String origin, long op, boolean gone) {
     PendingLeave<K> leave = leaves.remove(new Op(origin, op));
     if (leave == null) {
@@ -93,7 +101,9 @@ public final class RemoteWrites<K> {
     }
   }
 
-  /** Member {@code origin} left the group: its open enters end visible, its open leaves cancelled. */
+  /**
+   * Member {@code origin} left the group: its open enters end visible, its open leaves cancelled.
+   */
   public void originLost(String origin) {
     endConservatively(op -> op.origin().equals(origin));
   }

@@ -14,13 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * the {@link GroupEngine}, to every other member's; lookups stay local and take no lock.
  *
  * <p>Why no member answers "definitely absent" for a present key:
+ *
  * <ol>
- *   <li><b>Enter before visible, everywhere.</b> {@link #beginEnter} stores the fingerprint
- *       locally (in flight), then returns only when the engine established that every other
- *       member applied the begin or can no longer answer absent (engine rule 1). The caller makes
- *       the key visible only after that. A member that applied it keeps the key in flight until
- *       {@link Enter#visible()} reaches it, then tracked until its leave; its rebuilds keep an
- *       in-flight key and scan a visible one.
+ *   <li><b>Enter before visible, everywhere.</b> {@link #beginEnter} stores the fingerprint locally
+ *       (in flight), then returns only when the engine established that every other member applied
+ *       the begin or can no longer answer absent (engine rule 1). The caller makes the key visible
+ *       only after that. A member that applied it keeps the key in flight until {@link
+ *       Enter#visible()} reaches it, then tracked until its leave; its rebuilds keep an in-flight
+ *       key and scan a visible one.
  *   <li><b>Absent only with a lease.</b> {@link #mightContain} answers false only when the local
  *       guard does and the engine says this member may answer absent (a fresh lease, a complete
  *       filter). A member that missed a begin lost its lease before the writer went on.
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Rollback, paired.</b> {@link Enter#abort()} removes the local fingerprint and sends the
  *       abort; each member that applied the begin removes exactly the copy it added.
  * </ol>
+ *
  * Thread-safe; the handles are single-use and owned by one thread at a time.
  *
  * @param <K> the key type
@@ -53,8 +55,8 @@ public final class ReplicatedGuard<K> {
   }
 
   /**
-   * False only if {@code key} is definitely absent: the local guard says so and this member holds
-   * a fresh lease with a complete filter. Local and lock-free.
+   * False only if {@code key} is definitely absent: the local guard says so and this member holds a
+   * fresh lease with a complete filter. Local and lock-free.
    */
   public boolean mightContain(K key) {
     Objects.requireNonNull(key, "key");
@@ -91,13 +93,13 @@ public final class ReplicatedGuard<K> {
   /**
    * Replicates enters already begun on the local guard ({@link CuckooGuard#beginEnter} of {@link
    * #local()}), all in one round trip per member: returns once every key is in flight on every
-   * member that can still answer "definitely absent", as {@link #beginEnter} does for one. Make
-   * the keys visible after this returns. A writer that collects the enters of a transaction
-   * begins each locally when it is written (before its statement) and replicates them together
-   * before the commit.
+   * member that can still answer "definitely absent", as {@link #beginEnter} does for one. Make the
+   * keys visible after this returns. A writer that collects the enters of a transaction begins each
+   * locally when it is written (before its statement) and replicates them together before the
+   * commit.
    *
-   * @param begun local enters not yet ended; from here on end them through the returned handles
-   *     (in the same order), never directly
+   * @param begun local enters not yet ended; from here on end them through the returned handles (in
+   *     the same order), never directly
    * @throws GroupUnavailableException if the group could not be made safe in time; every local
    *     enter is aborted and no key may be made visible
    * @throws InterruptedException if interrupted while waiting; every local enter is aborted
@@ -155,8 +157,8 @@ public final class ReplicatedGuard<K> {
   }
 
   /**
-   * A replicated enter that has begun everywhere it needs to. Exactly one of {@link #visible()}
-   * and {@link #abort()}; {@link #close()} aborts unless one was called.
+   * A replicated enter that has begun everywhere it needs to. Exactly one of {@link #visible()} and
+   * {@link #abort()}; {@link #close()} aborts unless one was called.
    *
    * @param <K> the key type
    */
@@ -177,7 +179,10 @@ public final class ReplicatedGuard<K> {
       return group.engine.enterEnded(op, true);
     }
 
-    /** The key never became visible: removes the fingerprint here and, paired, on every member that added one. */
+    /**
+     * The key never became visible: removes the fingerprint here and, paired, on every member that
+     * added one.
+     */
     public CompletionStage<Void> abort() {
       pending.abort();
       return group.engine.enterEnded(op, false);
@@ -197,8 +202,8 @@ public final class ReplicatedGuard<K> {
   }
 
   /**
-   * A replicated leave that has been announced everywhere it needs to. Exactly one of
-   * {@link #gone()} and {@link #cancel()}; {@link #close()} cancels unless one was called.
+   * A replicated leave that has been announced everywhere it needs to. Exactly one of {@link
+   * #gone()} and {@link #cancel()}; {@link #close()} cancels unless one was called.
    *
    * @param <K> the key type
    */

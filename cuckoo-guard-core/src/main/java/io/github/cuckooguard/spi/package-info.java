@@ -5,7 +5,8 @@
  *
  * <ul>
  *   <li>{@link io.github.cuckooguard.spi.ReplicatedGuard}: what a writer calls; wraps the local
- *       {@link io.github.cuckooguard.CuckooGuard} and a {@link io.github.cuckooguard.spi.GroupEngine}.
+ *       {@link io.github.cuckooguard.CuckooGuard} and a {@link
+ *       io.github.cuckooguard.spi.GroupEngine}.
  *   <li>{@link io.github.cuckooguard.spi.RemoteWrites}: what an engine calls on a receiving member;
  *       it applies a remote writer's enter or leave to the local guard with the core's own write
  *       protocol (a remote enter stays <em>in flight</em> on the receiver until the writer ends it,

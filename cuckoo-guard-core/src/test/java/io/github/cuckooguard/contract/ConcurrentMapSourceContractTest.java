@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The contract on the plainest source there is: a {@link ConcurrentHashMap} key set whose
- * {@code KeySource} is a plain scan, with enters and leaves made through the guard's handles as
+ * The contract on the plainest source there is: a {@link ConcurrentHashMap} key set whose {@code
+ * KeySource} is a plain scan, with enters and leaves made through the guard's handles as
  * documented. This is the proof that a plain scan is a correct key source.
  */
 class ConcurrentMapSourceContractTest extends GuardedSourceContract {
@@ -19,8 +19,8 @@ class ConcurrentMapSourceContractTest extends GuardedSourceContract {
   @Override
   protected Subject newSubject(GuardSpec spec) {
     Set<Long> map = ConcurrentHashMap.newKeySet();
-    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).spec(spec)
-        .keySource(map::forEach).build();
+    CuckooGuard<Long> guard =
+        CuckooGuard.newBuilder(Funnels.longFunnel()).spec(spec).keySource(map::forEach).build();
     return new Subject() {
       @Override
       public void insert(long key) {

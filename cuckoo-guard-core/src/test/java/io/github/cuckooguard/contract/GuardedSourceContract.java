@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The contract every adapter keeps, run by each adapter's test suite against its real component
- * (a Caffeine cache, a JCache provider, Hibernate on H2, a Spring context): a guarded source under
+ * The contract every adapter keeps, run by each adapter's test suite against its real component (a
+ * Caffeine cache, a JCache provider, Hibernate on H2, a Spring context): a guarded source under
  * churn with racing rebuilds never reports a tracked key absent, and after a quiet rebuild the
  * filter holds exactly one fingerprint per key.
  *
@@ -31,6 +31,7 @@ public abstract class GuardedSourceContract {
 
   /** Fingerprint width of the contract's guards: small, so collisions are frequent. */
   public static final int FINGERPRINT_BITS = 6;
+
   /** Hash seed of the contract's guards. */
   public static final long SEED = 20261201L;
 
@@ -77,8 +78,11 @@ public abstract class GuardedSourceContract {
   }
 
   private static GuardSpec spec(long expectedInsertions) {
-    return GuardSpec.newBuilder().expectedInsertions(expectedInsertions).fingerprintBits(FINGERPRINT_BITS)
-        .seed(SEED).build();
+    return GuardSpec.newBuilder()
+        .expectedInsertions(expectedInsertions)
+        .fingerprintBits(FINGERPRINT_BITS)
+        .seed(SEED)
+        .build();
   }
 
   @Test
@@ -96,45 +100,51 @@ public abstract class GuardedSourceContract {
       for (int w = 0; w < writers; w++) {
         long base = 1 + (long) w * perWriter;
         long seed = SEED + w;
-        threads.add(new Thread(() -> {
-          SplittableRandom random = new SplittableRandom(seed);
-          boolean[] present = new boolean[perWriter];
-          try {
-            for (long op = 0; !stop.get(); op++) {
-              int i = random.nextInt(perWriter);
-              if (present[i]) {
-                subject.remove(base + i);
-                present[i] = false;
-              } else {
-                subject.insert(base + i);
-                present[i] = true;
-              }
-              if (op % 8 == 0) {
-                for (int j = 0; j < perWriter; j++) {
-                  if (present[j]) {
-                    checks.incrementAndGet();
-                    if (!subject.mightContain(base + j)) {
-                      falseNegatives.incrementAndGet();
+        threads.add(
+            new Thread(
+                () -> {
+                  SplittableRandom random = new SplittableRandom(seed);
+                  boolean[] present = new boolean[perWriter];
+                  try {
+                    for (long op = 0; !stop.get(); op++) {
+                      int i = random.nextInt(perWriter);
+                      if (present[i]) {
+                        subject.remove(base + i);
+                        present[i] = false;
+                      } else {
+                        subject.insert(base + i);
+                        present[i] = true;
+                      }
+                      if (op % 8 == 0) {
+                        for (int j = 0; j < perWriter; j++) {
+                          if (present[j]) {
+                            checks.incrementAndGet();
+                            if (!subject.mightContain(base + j)) {
+                              falseNegatives.incrementAndGet();
+                            }
+                          }
+                        }
+                      }
                     }
+                  } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
                   }
-                }
-              }
-            }
-          } catch (Throwable t) {
-            failure.compareAndSet(null, t);
-          }
-        }, "contract-writer-" + w));
+                },
+                "contract-writer-" + w));
       }
-      threads.add(new Thread(() -> {
-        try {
-          while (!stop.get()) {
-            subject.rebuild().get(60, TimeUnit.SECONDS);
-            rebuilds.incrementAndGet();
-          }
-        } catch (Throwable t) {
-          failure.compareAndSet(null, t);
-        }
-      }, "contract-rebuilder"));
+      threads.add(
+          new Thread(
+              () -> {
+                try {
+                  while (!stop.get()) {
+                    subject.rebuild().get(60, TimeUnit.SECONDS);
+                    rebuilds.incrementAndGet();
+                  }
+                } catch (Throwable t) {
+                  failure.compareAndSet(null, t);
+                }
+              },
+              "contract-rebuilder"));
       threads.forEach(Thread::start);
       Thread.sleep(churnDuration().toMillis());
       stop.set(true);
@@ -144,7 +154,9 @@ public abstract class GuardedSourceContract {
       assertThat(failure.get()).as("a writer or the rebuilder failed").isNull();
       assertThat(rebuilds.get()).as("rebuilds that raced the churn").isGreaterThanOrEqualTo(2);
       assertThat(checks.get()).as("lookups of tracked keys").isPositive();
-      assertThat(falseNegatives.get()).as("tracked keys reported absent in %s lookups", checks.get()).isZero();
+      assertThat(falseNegatives.get())
+          .as("tracked keys reported absent in %s lookups", checks.get())
+          .isZero();
     }
   }
 

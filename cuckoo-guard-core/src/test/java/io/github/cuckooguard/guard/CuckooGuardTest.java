@@ -14,7 +14,11 @@ import org.junit.jupiter.api.Test;
 class CuckooGuardTest {
 
   private static CuckooGuard<Long> guard() {
-    return CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(10_000).fpp(0.001).seed(42).name("t")
+    return CuckooGuard.newBuilder(Funnels.longFunnel())
+        .expectedInsertions(10_000)
+        .fpp(0.001)
+        .seed(42)
+        .name("t")
         .build();
   }
 
@@ -39,7 +43,8 @@ class CuckooGuardTest {
         stillAnswering++;
       }
     }
-    // Removed keys now behave like absent keys: fpp 0.001 over 2500 probes, at most 25 (10x) with seed 42.
+    // Removed keys now behave like absent keys: fpp 0.001 over 2500 probes, at most 25 (10x) with
+    // seed 42.
     assertThat(stillAnswering).isLessThanOrEqualTo(25);
     assertThat(guard.stats().size()).isEqualTo(2_500);
   }
@@ -58,63 +63,103 @@ class CuckooGuardTest {
   @Test
   void nullArgumentsAreRejectedByName() {
     CuckooGuard<Long> guard = guard();
-    assertThatThrownBy(() -> guard.mightContain(null)).isInstanceOf(NullPointerException.class).hasMessage("key");
-    assertThatThrownBy(() -> guard.keyEntered(null)).isInstanceOf(NullPointerException.class).hasMessage("key");
-    assertThatThrownBy(() -> guard.keyLeft(null)).isInstanceOf(NullPointerException.class).hasMessage("key");
-    assertThatThrownBy(() -> guard.reportFalsePositive(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> guard.mightContain(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("key");
-    assertThatThrownBy(() -> guard.markStale(null)).isInstanceOf(NullPointerException.class).hasMessage("reason");
-    assertThatThrownBy(() -> CuckooGuard.newBuilder(null)).isInstanceOf(NullPointerException.class)
+    assertThatThrownBy(() -> guard.keyEntered(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
+    assertThatThrownBy(() -> guard.keyLeft(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
+    assertThatThrownBy(() -> guard.reportFalsePositive(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("key");
+    assertThatThrownBy(() -> guard.markStale(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("reason");
+    assertThatThrownBy(() -> CuckooGuard.newBuilder(null))
+        .isInstanceOf(NullPointerException.class)
         .hasMessage("funnel");
     var b = CuckooGuard.newBuilder(Funnels.longFunnel());
-    assertThatThrownBy(() -> b.keySource(null)).isInstanceOf(NullPointerException.class).hasMessage("keySource");
-    assertThatThrownBy(() -> b.executor(null)).isInstanceOf(NullPointerException.class).hasMessage("executor");
-    assertThatThrownBy(() -> b.addListener(null)).isInstanceOf(NullPointerException.class).hasMessage("listener");
-    assertThatThrownBy(() -> b.name(null)).isInstanceOf(NullPointerException.class).hasMessage("name");
+    assertThatThrownBy(() -> b.keySource(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("keySource");
+    assertThatThrownBy(() -> b.executor(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("executor");
+    assertThatThrownBy(() -> b.addListener(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("listener");
+    assertThatThrownBy(() -> b.name(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("name");
   }
 
   @Test
   void builderRejectsBadValuesNamingValueAndRange() {
     var b = CuckooGuard.newBuilder(Funnels.longFunnel());
-    assertThatThrownBy(() -> b.rebuildLoadThreshold(0)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("rebuildLoadThreshold (0.0)").hasMessageContaining("(0, 1]");
-    assertThatThrownBy(() -> b.rebuildLoadThreshold(1.5)).hasMessageContaining("rebuildLoadThreshold (1.5)");
-    assertThatThrownBy(() -> b.rebuildLoadThreshold(Double.NaN)).hasMessageContaining("rebuildLoadThreshold (NaN)");
-    assertThatThrownBy(() -> b.fppDriftFactor(1.0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.rebuildLoadThreshold(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rebuildLoadThreshold (0.0)")
+        .hasMessageContaining("(0, 1]");
+    assertThatThrownBy(() -> b.rebuildLoadThreshold(1.5))
+        .hasMessageContaining("rebuildLoadThreshold (1.5)");
+    assertThatThrownBy(() -> b.rebuildLoadThreshold(Double.NaN))
+        .hasMessageContaining("rebuildLoadThreshold (NaN)");
+    assertThatThrownBy(() -> b.fppDriftFactor(1.0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("fppDriftFactor (1.0) must be > 1");
-    assertThatThrownBy(() -> b.fppDriftFactor(Double.NaN)).hasMessageContaining("fppDriftFactor (NaN)");
-    assertThatThrownBy(() -> b.fpp(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.fppDriftFactor(Double.NaN))
+        .hasMessageContaining("fppDriftFactor (NaN)");
+    assertThatThrownBy(() -> b.fpp(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("fpp (0.0) must be in (0, 1)");
     assertThatThrownBy(() -> b.fpp(1.5)).hasMessageContaining("fpp (1.5)");
-    assertThatThrownBy(() -> b.fingerprintBits(3)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.fingerprintBits(3))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("fingerprintBits (3) must be in [4, 16]");
-    assertThatThrownBy(() -> b.expectedInsertions(0)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.expectedInsertions(0))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expectedInsertions (0)");
-    assertThatThrownBy(() -> b.expansion(-1)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.expansion(-1))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("expansion (-1)");
-    assertThatThrownBy(() -> b.name(" ")).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> b.name(" "))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("blank");
   }
 
   @Test
   void builderSettingsCanBeSetOnlyOnce() {
-    var b = CuckooGuard.newBuilder(Funnels.longFunnel()).fpp(0.01).rebuildLoadThreshold(0.5).fppDriftFactor(2)
-        .name("x");
-    assertThatThrownBy(() -> b.fpp(0.02)).isInstanceOf(IllegalStateException.class).hasMessageContaining("fpp");
-    assertThatThrownBy(() -> b.fingerprintBits(8)).isInstanceOf(IllegalStateException.class)
+    var b =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .fpp(0.01)
+            .rebuildLoadThreshold(0.5)
+            .fppDriftFactor(2)
+            .name("x");
+    assertThatThrownBy(() -> b.fpp(0.02))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("fpp");
+    assertThatThrownBy(() -> b.fingerprintBits(8))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("fingerprintBits cannot be set together with fpp");
-    assertThatThrownBy(() -> b.rebuildLoadThreshold(0.6)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> b.rebuildLoadThreshold(0.6))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("rebuildLoadThreshold was already set to 0.5");
-    assertThatThrownBy(() -> b.fppDriftFactor(4)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> b.fppDriftFactor(4))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("fppDriftFactor was already set to 2.0");
-    assertThatThrownBy(() -> b.name("y")).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> b.name("y"))
+        .isInstanceOf(IllegalStateException.class)
         .hasMessage("name was already set to x");
   }
 
   @Test
   void buildRejectsAnFppSixteenBitFingerprintsCannotReach() {
     assertThatThrownBy(() -> CuckooGuard.newBuilder(Funnels.longFunnel()).fpp(1e-6).build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fpp (1.0E-6)");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("fpp (1.0E-6)");
   }
 
   @Test
@@ -157,8 +202,11 @@ class CuckooGuardTest {
   @Test
   void rebuildWithoutKeySourceFailsNamingWhatIsNeeded() {
     CuckooGuard<Long> guard = guard();
-    assertThatThrownBy(() -> guard.rebuild().join()).isInstanceOf(CompletionException.class)
-        .cause().isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a KeySource");
+    assertThatThrownBy(() -> guard.rebuild().join())
+        .isInstanceOf(CompletionException.class)
+        .cause()
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("needs a KeySource");
   }
 
   @Test
@@ -176,7 +224,8 @@ class CuckooGuardTest {
 
   @Test
   void withoutKeySourceTheFilterGrowsInsteadOfFailing() {
-    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(100).build();
+    CuckooGuard<Long> guard =
+        CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(100).build();
     for (long k = 0; k < 1_000; k++) {
       guard.keyEntered(k);
     }

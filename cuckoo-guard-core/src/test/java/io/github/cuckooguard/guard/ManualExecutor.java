@@ -17,7 +17,9 @@ final class ManualExecutor implements Executor {
     return tasks.size();
   }
 
-  /** Runs queued tasks, including ones queued meanwhile, until none is left; returns how many ran. */
+  /**
+   * Runs queued tasks, including ones queued meanwhile, until none is left; returns how many ran.
+   */
   int runAll() {
     int ran = 0;
     while (true) {

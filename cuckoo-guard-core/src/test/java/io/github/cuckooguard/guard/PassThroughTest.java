@@ -24,7 +24,10 @@ class PassThroughTest {
    * the load trigger off so that only failed inserts start rebuilds.
    */
   private CuckooGuard.Builder<Long> tiny() {
-    return CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(1).expansion(0).seed(7)
+    return CuckooGuard.newBuilder(Funnels.longFunnel())
+        .expectedInsertions(1)
+        .expansion(0)
+        .seed(7)
         .rebuildLoadThreshold(1.0);
   }
 
@@ -44,11 +47,14 @@ class PassThroughTest {
   void insertFailureSwitchesPassThroughOnUntilARebuildSwapsIn() {
     ManualExecutor executor = new ManualExecutor();
     RecordingListener listener = new RecordingListener();
-    CuckooGuard<Long> guard = tiny().keySource(keySource).executor(executor).addListener(listener).build();
+    CuckooGuard<Long> guard =
+        tiny().keySource(keySource).executor(executor).addListener(listener).build();
     long failedAt = enterUntilPassThrough(guard);
 
     assertThat(failedAt).isLessThanOrEqualTo(8);
-    assertThat(guard.mightContain(1_000_000L)).as("pass-through answers true for anything").isTrue();
+    assertThat(guard.mightContain(1_000_000L))
+        .as("pass-through answers true for anything")
+        .isTrue();
     assertThat(guard.stats().passThrough()).isTrue();
     assertThat(executor.pending()).as("a rebuild was requested").isEqualTo(1);
 
@@ -89,8 +95,14 @@ class PassThroughTest {
     // The load trigger fires inside keyEntered; with Runnable::run the rebuild runs there, before
     // the caller makes the key visible. It must be requested before the add, so the add reaches
     // the new filter. (Regression: requested after the add, key 6 was a false negative.)
-    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(1).expansion(0)
-        .seed(7).keySource(keySource).executor(Runnable::run).build();
+    CuckooGuard<Long> guard =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1)
+            .expansion(0)
+            .seed(7)
+            .keySource(keySource)
+            .executor(Runnable::run)
+            .build();
     for (long k = 0; k < 200; k++) {
       guard.keyEntered(k);
       source.add(k);
@@ -110,7 +122,8 @@ class PassThroughTest {
     source.remove(failedAt);
     guard.keyLeft(failedAt);
     long sizeBefore = guard.stats().size();
-    assertThat(sizeBefore).as("the failed key never reached the filter, and its leave removed nothing")
+    assertThat(sizeBefore)
+        .as("the failed key never reached the filter, and its leave removed nothing")
         .isEqualTo(failedAt);
 
     executor.runAll();
@@ -139,26 +152,32 @@ class PassThroughTest {
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch secondDone = new CountDownLatch(1);
     source.add(1L);
-    KeySource<Long> blockingOnce = action -> {
-      if (scanning.getCount() > 0) {
-        scanning.countDown();
-        release.await();
-      }
-      source.forEach(action);
-    };
-    RecordingListener listener = new RecordingListener() {
-      @Override
-      public void onFinish(io.github.cuckooguard.GuardStats stats) {
-        super.onFinish(stats);
-        if (finishes.size() == 2) {
-          secondDone.countDown();
-        }
-      }
-    };
+    KeySource<Long> blockingOnce =
+        action -> {
+          if (scanning.getCount() > 0) {
+            scanning.countDown();
+            release.await();
+          }
+          source.forEach(action);
+        };
+    RecordingListener listener =
+        new RecordingListener() {
+          @Override
+          public void onFinish(io.github.cuckooguard.GuardStats stats) {
+            super.onFinish(stats);
+            if (finishes.size() == 2) {
+              secondDone.countDown();
+            }
+          }
+        };
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).keySource(blockingOnce)
-          .executor(executor).addListener(listener).build();
+      CuckooGuard<Long> guard =
+          CuckooGuard.newBuilder(Funnels.longFunnel())
+              .keySource(blockingOnce)
+              .executor(executor)
+              .addListener(listener)
+              .build();
       guard.keyEntered(1L);
       guard.markStale("first");
       assertThat(scanning.await(10, TimeUnit.SECONDS)).isTrue();
@@ -166,8 +185,9 @@ class PassThroughTest {
       release.countDown();
       assertThat(secondDone.await(10, TimeUnit.SECONDS)).isTrue();
 
-      assertThat(listener.starts).containsExactly("marked stale: first",
-          "marked stale: second, while the first rebuild scans");
+      assertThat(listener.starts)
+          .containsExactly(
+              "marked stale: first", "marked stale: second, while the first rebuild scans");
       assertThat(listener.finishes.get(0).passThrough()).as("after the first rebuild").isTrue();
       assertThat(listener.finishes.get(1).passThrough()).as("after the follow-up").isFalse();
       assertThat(guard.isPassThrough()).isFalse();
@@ -182,18 +202,23 @@ class PassThroughTest {
   void requestsDuringARebuildCoalesceIntoOneFollowUp() throws Exception {
     CountDownLatch scanning = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    KeySource<Long> blockingOnce = action -> {
-      if (scanning.getCount() > 0) {
-        scanning.countDown();
-        release.await();
-      }
-      source.forEach(action);
-    };
+    KeySource<Long> blockingOnce =
+        action -> {
+          if (scanning.getCount() > 0) {
+            scanning.countDown();
+            release.await();
+          }
+          source.forEach(action);
+        };
     RecordingListener listener = new RecordingListener();
     ExecutorService executor = Executors.newSingleThreadExecutor();
     try {
-      CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).keySource(blockingOnce)
-          .executor(executor).addListener(listener).build();
+      CuckooGuard<Long> guard =
+          CuckooGuard.newBuilder(Funnels.longFunnel())
+              .keySource(blockingOnce)
+              .executor(executor)
+              .addListener(listener)
+              .build();
       var first = guard.rebuild();
       assertThat(scanning.await(10, TimeUnit.SECONDS)).isTrue();
       var second = guard.rebuild();
@@ -218,16 +243,19 @@ class PassThroughTest {
     ManualExecutor executor = new ManualExecutor();
     RecordingListener listener = new RecordingListener();
     CuckooGuard<Long>[] holder = new CuckooGuard[1];
-    KeySource<Long> enteringWhileScanning = action -> {
-      source.forEach(action);
-      for (long k = 1_000; k < 1_020; k++) { // overfills the 8-slot filter that lookups still read
-        holder[0].keyEntered(k);
-        source.add(k);
-      }
-      assertThat(holder[0].isPassThrough()).isTrue();
-    };
-    CuckooGuard<Long> guard = tiny().keySource(enteringWhileScanning).executor(executor).addListener(listener)
-        .build();
+    KeySource<Long> enteringWhileScanning =
+        action -> {
+          source.forEach(action);
+          for (long k = 1_000;
+              k < 1_020;
+              k++) { // overfills the 8-slot filter that lookups still read
+            holder[0].keyEntered(k);
+            source.add(k);
+          }
+          assertThat(holder[0].isPassThrough()).isTrue();
+        };
+    CuckooGuard<Long> guard =
+        tiny().keySource(enteringWhileScanning).executor(executor).addListener(listener).build();
     holder[0] = guard;
     guard.keyEntered(1L);
     source.add(1L);

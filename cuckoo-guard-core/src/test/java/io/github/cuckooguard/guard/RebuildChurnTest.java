@@ -22,21 +22,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rebuilds racing with churn. Writer threads enter and leave random keys of a small universe
- * against a shadow tracked set, while a driver keeps requesting rebuilds and the load trigger
- * fires on its own. Fingerprints are 6 bits, so keys share fingerprints and buckets all the time:
- * an unpaired remove anywhere would soon delete another key's only copy.
+ * against a shadow tracked set, while a driver keeps requesting rebuilds and the load trigger fires
+ * on its own. Fingerprints are 6 bits, so keys share fingerprints and buckets all the time: an
+ * unpaired remove anywhere would soon delete another key's only copy.
  *
- * <p>The shadow is split into stripes, each guarded by a lock that a writer holds across the
- * guard call and the shadow update (enter: guard first, then the shadow; leave: the shadow first,
- * then the guard), as a cache's per-key lock would. The key source scans stripe by stripe under
- * the same locks, so it satisfies the {@link KeySource} contract, including for keys entered but
- * not yet in the shadow.
+ * <p>The shadow is split into stripes, each guarded by a lock that a writer holds across the guard
+ * call and the shadow update (enter: guard first, then the shadow; leave: the shadow first, then
+ * the guard), as a cache's per-key lock would. The key source scans stripe by stripe under the same
+ * locks, so it satisfies the {@link KeySource} contract, including for keys entered but not yet in
+ * the shadow.
  *
- * <p>Checked: every lookup of a key the shadow holds, made under that key's lock while writers
- * and rebuilds run, answers true; at each quiescent point every shadow key answers true; after a
- * final rebuild at quiescence the filter holds exactly one fingerprint per shadow key. Passing
- * figure: zero false negatives. Seeds are fixed; the interleavings differ from run to run, which
- * only varies which races are exercised, never the bound.
+ * <p>Checked: every lookup of a key the shadow holds, made under that key's lock while writers and
+ * rebuilds run, answers true; at each quiescent point every shadow key answers true; after a final
+ * rebuild at quiescence the filter holds exactly one fingerprint per shadow key. Passing figure:
+ * zero false negatives. Seeds are fixed; the interleavings differ from run to run, which only
+ * varies which races are exercised, never the bound.
  */
 class RebuildChurnTest {
 
@@ -62,16 +62,17 @@ class RebuildChurnTest {
     return (int) (key % STRIPES);
   }
 
-  private final KeySource<Long> keySource = action -> {
-    for (int s = 0; s < STRIPES; s++) {
-      locks[s].lock();
-      try {
-        shadow.get(s).forEach(action);
-      } finally {
-        locks[s].unlock();
-      }
-    }
-  };
+  private final KeySource<Long> keySource =
+      action -> {
+        for (int s = 0; s < STRIPES; s++) {
+          locks[s].lock();
+          try {
+            shadow.get(s).forEach(action);
+          } finally {
+            locks[s].unlock();
+          }
+        }
+      };
 
   private void churn(CuckooGuard<Long> guard, Random random) {
     for (int i = 0; i < OPS_PER_ROUND; i++) {
@@ -127,31 +128,45 @@ class RebuildChurnTest {
     ExecutorService rebuilder = Executors.newSingleThreadExecutor();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1);
     try {
-      CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(512)
-          .fingerprintBits(6).seed(11).keySource(keySource).executor(rebuilder).name("churn").build();
+      CuckooGuard<Long> guard =
+          CuckooGuard.newBuilder(Funnels.longFunnel())
+              .expectedInsertions(512)
+              .fingerprintBits(6)
+              .seed(11)
+              .keySource(keySource)
+              .executor(rebuilder)
+              .name("churn")
+              .build();
       AtomicLong quiescentMisses = new AtomicLong();
-      CyclicBarrier barrier = new CyclicBarrier(WRITERS, () -> quiescentMisses.addAndGet(checkAllAtQuiescence(guard)));
+      CyclicBarrier barrier =
+          new CyclicBarrier(WRITERS, () -> quiescentMisses.addAndGet(checkAllAtQuiescence(guard)));
       AtomicBoolean stop = new AtomicBoolean();
 
       List<CompletableFuture<?>> writers = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
         Random random = new Random(1_000 + w);
-        writers.add(CompletableFuture.runAsync(() -> {
-          try {
-            for (int round = 0; round < ROUNDS; round++) {
-              churn(guard, random);
-              barrier.await(30, TimeUnit.SECONDS);
-            }
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        }, pool));
+        writers.add(
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    for (int round = 0; round < ROUNDS; round++) {
+                      churn(guard, random);
+                      barrier.await(30, TimeUnit.SECONDS);
+                    }
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                pool));
       }
-      CompletableFuture<?> driver = CompletableFuture.runAsync(() -> {
-        while (!stop.get()) {
-          guard.rebuild().join();
-        }
-      }, pool);
+      CompletableFuture<?> driver =
+          CompletableFuture.runAsync(
+              () -> {
+                while (!stop.get()) {
+                  guard.rebuild().join();
+                }
+              },
+              pool);
 
       CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
       stop.set(true);
@@ -159,15 +174,19 @@ class RebuildChurnTest {
 
       assertThat(falseNegatives.get()).as("false negatives under churn").isZero();
       assertThat(quiescentMisses.get()).as("false negatives at quiescent points").isZero();
-      assertThat(checkedWithoutPassThrough.get()).as("lookups that the filter (not pass-through) answered")
+      assertThat(checkedWithoutPassThrough.get())
+          .as("lookups that the filter (not pass-through) answered")
           .isGreaterThan(WRITERS * ROUNDS * OPS_PER_ROUND / 4);
-      assertThat(guard.stats().rebuilds()).as("rebuilds that raced with the churn").isGreaterThanOrEqualTo(20);
+      assertThat(guard.stats().rebuilds())
+          .as("rebuilds that raced with the churn")
+          .isGreaterThanOrEqualTo(20);
       assertThat(guard.stats().lastRebuildFailure()).isNull();
 
       guard.rebuild().get(30, TimeUnit.SECONDS);
       assertThat(checkAllAtQuiescence(guard)).isZero();
       assertThat(guard.isPassThrough()).isFalse();
-      assertThat(guard.stats().size()).as("one fingerprint per tracked key after a quiet rebuild")
+      assertThat(guard.stats().size())
+          .as("one fingerprint per tracked key after a quiet rebuild")
           .isEqualTo(shadowSize());
     } finally {
       pool.shutdownNow();

@@ -25,17 +25,25 @@ class RebuildProtocolTest {
 
   /** The tracked set, as an adapter's source of truth. */
   private final Set<Long> present = ConcurrentHashMap.newKeySet();
+
   private final List<Consumer<Consumer<? super Long>>> script = new ArrayList<>();
-  private final KeySource<Long> scripted = action -> {
-    List<Consumer<Consumer<? super Long>>> steps = new ArrayList<>(script);
-    script.clear(); // later rebuilds scan the source plainly
-    if (steps.isEmpty()) {
-      present.forEach(action);
-    }
-    steps.forEach(step -> step.accept(action));
-  };
-  private final CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(1_000)
-      .fingerprintBits(16).seed(3).keySource(scripted).executor(Runnable::run).build();
+  private final KeySource<Long> scripted =
+      action -> {
+        List<Consumer<Consumer<? super Long>>> steps = new ArrayList<>(script);
+        script.clear(); // later rebuilds scan the source plainly
+        if (steps.isEmpty()) {
+          present.forEach(action);
+        }
+        steps.forEach(step -> step.accept(action));
+      };
+  private final CuckooGuard<Long> guard =
+      CuckooGuard.newBuilder(Funnels.longFunnel())
+          .expectedInsertions(1_000)
+          .fingerprintBits(16)
+          .seed(3)
+          .keySource(scripted)
+          .executor(Runnable::run)
+          .build();
 
   private void emit(long key) {
     script.add(action -> action.accept(key));

@@ -22,12 +22,18 @@ class RebuildSchedulerTest {
   private final AtomicBoolean stale = new AtomicBoolean();
   private final List<Throwable> rejected = new ArrayList<>();
 
-  private final RebuildScheduler scheduler = new RebuildScheduler(executor, reason -> {
-    ran.add(reason);
-    if (failing.get()) {
-      throw new IOException("fails");
-    }
-  }, (reason, e) -> rejected.add(e), stale::get, clock::get);
+  private final RebuildScheduler scheduler =
+      new RebuildScheduler(
+          executor,
+          reason -> {
+            ran.add(reason);
+            if (failing.get()) {
+              throw new IOException("fails");
+            }
+          },
+          (reason, e) -> rejected.add(e),
+          stale::get,
+          clock::get);
 
   @Test
   void explicitRequestsDuringARunShareOneFollowUp() {
@@ -59,12 +65,19 @@ class RebuildSchedulerTest {
   @Test
   void passThroughStillOnAfterASuccessfulRunStartsAFollowUp() {
     stale.set(true);
-    RebuildScheduler s = new RebuildScheduler(executor, reason -> {
-      ran.add(reason);
-      if (ran.size() == 2) {
-        stale.set(false); // the follow-up started after the last stale mark, so it clears it
-      }
-    }, (reason, e) -> {}, stale::get, clock::get);
+    RebuildScheduler s =
+        new RebuildScheduler(
+            executor,
+            reason -> {
+              ran.add(reason);
+              if (ran.size() == 2) {
+                stale.set(
+                    false); // the follow-up started after the last stale mark, so it clears it
+              }
+            },
+            (reason, e) -> {},
+            stale::get,
+            clock::get);
     s.request("first");
     executor.runAll();
     assertThat(ran).containsExactly("first", "marked stale while the previous rebuild ran");
@@ -136,9 +149,15 @@ class RebuildSchedulerTest {
 
   @Test
   void rejectionFailsEveryWaiterAndFreesTheScheduler() {
-    RebuildScheduler s = new RebuildScheduler(task -> {
-      throw new java.util.concurrent.RejectedExecutionException("full");
-    }, reason -> ran.add(reason), (reason, e) -> rejected.add(e), stale::get, clock::get);
+    RebuildScheduler s =
+        new RebuildScheduler(
+            task -> {
+              throw new java.util.concurrent.RejectedExecutionException("full");
+            },
+            reason -> ran.add(reason),
+            (reason, e) -> rejected.add(e),
+            stale::get,
+            clock::get);
     CompletableFuture<Void> done = s.request("x");
     assertThat(done).isCompletedExceptionally();
     assertThat(rejected).hasSize(1);

@@ -18,7 +18,10 @@ class RebuildTriggerTest {
   private final RecordingListener listener = new RecordingListener();
 
   private CuckooGuard.Builder<Long> builder() {
-    return CuckooGuard.newBuilder(Funnels.longFunnel()).seed(5).keySource(keySource).executor(executor)
+    return CuckooGuard.newBuilder(Funnels.longFunnel())
+        .seed(5)
+        .keySource(keySource)
+        .executor(executor)
         .addListener(listener);
   }
 
@@ -39,9 +42,13 @@ class RebuildTriggerTest {
       enter(guard, k++);
     }
     // The enter that found the load past the threshold requested the rebuild (before its add).
-    assertThat(loadBeforePrevious).isLessThanOrEqualTo(io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
-    assertThat(loadBefore).isGreaterThan(io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
-    assertThat(k - 1).as("keys entered before the rebuild was requested: more than expected").isGreaterThan(1_000);
+    assertThat(loadBeforePrevious)
+        .isLessThanOrEqualTo(io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
+    assertThat(loadBefore)
+        .isGreaterThan(io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
+    assertThat(k - 1)
+        .as("keys entered before the rebuild was requested: more than expected")
+        .isGreaterThan(1_000);
     long bytesBefore = guard.stats().sizeInBytes();
     assertThat(guard.stats().rebuilding()).isTrue();
     enter(guard, k++); // further enters while queued request nothing more
@@ -55,9 +62,13 @@ class RebuildTriggerTest {
     // threshold), the new one for 2 x size (about 1900 keys): half the design load 0.95, and
     // bytes grown by the ratio of the capacities.
     assertThat(guard.stats().loadFactor()).isBetween(0.95 / 2 - 0.01, 0.95 / 2 + 0.005);
-    double capacityRatio = 2.0 * k / Math.ceil(1_000 * 0.95 / io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
-    assertThat((double) guard.stats().sizeInBytes() / bytesBefore).isBetween(capacityRatio * 0.95,
-        capacityRatio * 1.05);
+    double capacityRatio =
+        2.0
+            * k
+            / Math.ceil(
+                1_000 * 0.95 / io.github.cuckooguard.GuardSpec.DEFAULT_REBUILD_LOAD_THRESHOLD);
+    assertThat((double) guard.stats().sizeInBytes() / bytesBefore)
+        .isBetween(capacityRatio * 0.95, capacityRatio * 1.05);
     for (long key = 0; key < k; key++) {
       assertThat(guard.mightContain(key)).isTrue();
     }

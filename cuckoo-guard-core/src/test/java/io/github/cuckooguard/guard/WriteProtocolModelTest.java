@@ -17,14 +17,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A model check of the write protocol: random sequences of every protocol step (begin, visible,
- * abort, announce, gone, cancel, keyLeft inside the removal, duplicate enters of a visible key,
- * a gone() that comes after the key entered again;
- * the source changes in steps of their own, between a begin and its end)
- * interleaved with the scans of rebuilds at every position, on a 4-bit guard over six keys, so
- * that colliding fingerprints are the rule. The source is a set; the scan visits the key space in
- * order and emits a key if the set holds it when the scan passes it (a weakly consistent
- * iterator). After every step each tracked key (from its enter's begin to its gone/abort) must
- * answer true. 1,000 seeds × 400 steps, each seed reproducible.
+ * abort, announce, gone, cancel, keyLeft inside the removal, duplicate enters of a visible key, a
+ * gone() that comes after the key entered again; the source changes in steps of their own, between
+ * a begin and its end) interleaved with the scans of rebuilds at every position, on a 4-bit guard
+ * over six keys, so that colliding fingerprints are the rule. The source is a set; the scan visits
+ * the key space in order and emits a key if the set holds it when the scan passes it (a weakly
+ * consistent iterator). After every step each tracked key (from its enter's begin to its
+ * gone/abort) must answer true. 1,000 seeds × 400 steps, each seed reproducible.
  */
 class WriteProtocolModelTest {
 
@@ -37,12 +36,18 @@ class WriteProtocolModelTest {
     boolean visible;
     PendingEnter<Long> entering;
     PendingLeave<Long> leaving;
+
     /** The entering key is already in the source (visible() not called yet). */
     boolean added;
+
     /** The leaving key is already gone from the source (gone() not called yet). */
     boolean removed;
+
     final Deque<PendingEnter<Long>> duplicates = new ArrayDeque<>();
-    /** Leaves whose key is gone and whose gone() comes late, after the key may have entered again. */
+
+    /**
+     * Leaves whose key is gone and whose gone() comes late, after the key may have entered again.
+     */
     final Deque<PendingLeave<Long>> lagging = new ArrayDeque<>();
 
     boolean tracked() {
@@ -57,6 +62,7 @@ class WriteProtocolModelTest {
   private long checks;
   private int depth;
   private boolean quiet;
+
   /** A step is running: a rebuild it triggers (growth, on this thread) must not step again. */
   private boolean inStep;
 
@@ -69,19 +75,26 @@ class WriteProtocolModelTest {
       for (int k = 0; k < KEYS; k++) {
         model[k] = new KeyModel();
       }
-      guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(4).fingerprintBits(4)
-          .seed(seed).executor(Runnable::run).keySource(action -> {
-            depth++;
-            for (long k = 0; k < KEYS; k++) {
-              if (!quiet && !inStep) {
-                randomSteps(2);
-              }
-              if (source.contains(k)) {
-                action.accept(k);
-              }
-            }
-            depth--;
-          }).build();
+      guard =
+          CuckooGuard.newBuilder(Funnels.longFunnel())
+              .expectedInsertions(4)
+              .fingerprintBits(4)
+              .seed(seed)
+              .executor(Runnable::run)
+              .keySource(
+                  action -> {
+                    depth++;
+                    for (long k = 0; k < KEYS; k++) {
+                      if (!quiet && !inStep) {
+                        randomSteps(2);
+                      }
+                      if (source.contains(k)) {
+                        action.accept(k);
+                      }
+                    }
+                    depth--;
+                  })
+              .build();
       for (int step = 0; step < STEPS; step++) {
         if (random.nextInt(8) == 0) {
           try {
@@ -102,7 +115,9 @@ class WriteProtocolModelTest {
       quiet = true;
       guard.rebuild().join();
       quiet = false;
-      assertThat(guard.stats().size()).as("seed %s: a quiet rebuild is exact", seed).isEqualTo(source.size());
+      assertThat(guard.stats().size())
+          .as("seed %s: a quiet rebuild is exact", seed)
+          .isEqualTo(source.size());
       assertThat(guard.inFlight()).isZero();
     }
     assertThat(rebuilds).isGreaterThan(SEEDS * 10L);
@@ -174,7 +189,7 @@ class WriteProtocolModelTest {
           m.visible = false;
         }
         case 2 -> m.duplicates.add(guard.beginEnter(key));
-        default -> { }
+        default -> {}
       }
     } else if (choice < 3) {
       m.entering = guard.beginEnter(key);

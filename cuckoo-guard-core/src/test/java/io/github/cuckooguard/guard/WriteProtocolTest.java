@@ -14,16 +14,22 @@ import org.junit.jupiter.api.Test;
 /**
  * The core write protocol on a plain {@link ConcurrentHashMap} source whose key source is a plain
  * scan: each scenario is run sequentially, once as documented and once the broken way the old
- * {@code KeySource} recipe allowed, to show that the scenario is able to produce the false
- * negative the protocol prevents.
+ * {@code KeySource} recipe allowed, to show that the scenario is able to produce the false negative
+ * the protocol prevents.
  */
 class WriteProtocolTest {
 
   /** A 4-bit guard over a map; rebuilds run on the calling thread. */
   private static final class Source {
     final Set<Long> map = ConcurrentHashMap.newKeySet();
-    final CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(16)
-        .fingerprintBits(4).seed(11).keySource(map::forEach).executor(Runnable::run).build();
+    final CuckooGuard<Long> guard =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .expectedInsertions(16)
+            .fingerprintBits(4)
+            .seed(11)
+            .keySource(map::forEach)
+            .executor(Runnable::run)
+            .build();
 
     void insert(long key) {
       try (PendingEnter<Long> enter = guard.beginEnter(key)) {
@@ -61,7 +67,8 @@ class WriteProtocolTest {
       }
     }
     assertThat(c).as("a colliding key for the broken variant").isPositive();
-    assertThat(collidingKeySurvivesLateLeave(k, c, true)).as("key %s after the announced leave of %s", c, k)
+    assertThat(collidingKeySurvivesLateLeave(k, c, true))
+        .as("key %s after the announced leave of %s", c, k)
         .isTrue();
   }
 
@@ -109,13 +116,20 @@ class WriteProtocolTest {
     PendingEnter<Long>[] duplicate = new PendingEnter[1];
     Set<Long> map = ConcurrentHashMap.newKeySet();
     map.add(9L);
-    guard[0] = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(16).fingerprintBits(4).seed(11)
-        .executor(Runnable::run).keySource(action -> {
-          if (duplicate[0] == null) {
-            duplicate[0] = guard[0].beginEnter(9L); // during the scan, before it reaches 9
-          }
-          map.forEach(action);
-        }).build();
+    guard[0] =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .expectedInsertions(16)
+            .fingerprintBits(4)
+            .seed(11)
+            .executor(Runnable::run)
+            .keySource(
+                action -> {
+                  if (duplicate[0] == null) {
+                    duplicate[0] = guard[0].beginEnter(9L); // during the scan, before it reaches 9
+                  }
+                  map.forEach(action);
+                })
+            .build();
     guard[0].beginEnter(9L).visible();
     guard[0].rebuild().join();
     duplicate[0].abort();
@@ -123,30 +137,38 @@ class WriteProtocolTest {
   }
 
   /**
-   * A transactional store: a delete commits, another transaction inserts the key again and
-   * commits, and only then does the delete's after-commit {@code gone()} run. A rebuild between
-   * the re-insert and that {@code gone()} scans the new row; its settle must not drop that scan
-   * copy for the leave the rebuild holds, or the re-inserted key is reported absent.
+   * A transactional store: a delete commits, another transaction inserts the key again and commits,
+   * and only then does the delete's after-commit {@code gone()} run. A rebuild between the
+   * re-insert and that {@code gone()} scans the new row; its settle must not drop that scan copy
+   * for the leave the rebuild holds, or the re-inserted key is reported absent.
    */
   @Test
   void reinsertBeforeADelayedGoneSurvivesARebuild() {
     for (boolean goneBeforeSwap : new boolean[] {true, false}) {
       Set<Long> map = ConcurrentHashMap.newKeySet();
       PendingLeave<Long>[] duringScan = new PendingLeave[1];
-      CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).expectedInsertions(16)
-          .fingerprintBits(4).seed(11).executor(Runnable::run).keySource(action -> {
-            map.forEach(action);
-            if (duringScan[0] != null) {
-              duringScan[0].gone(); // the delete's callback lands during the rebuild
-            }
-          }).build();
+      CuckooGuard<Long> guard =
+          CuckooGuard.newBuilder(Funnels.longFunnel())
+              .expectedInsertions(16)
+              .fingerprintBits(4)
+              .seed(11)
+              .executor(Runnable::run)
+              .keySource(
+                  action -> {
+                    map.forEach(action);
+                    if (duringScan[0] != null) {
+                      duringScan[0].gone(); // the delete's callback lands during the rebuild
+                    }
+                  })
+              .build();
       try (PendingEnter<Long> enter = guard.beginEnter(42L)) {
         map.add(42L);
         enter.visible();
       }
       PendingLeave<Long> leave = guard.beginLeave(42L); // before the DELETE
       map.remove(42L); // the delete commits
-      try (PendingEnter<Long> enter = guard.beginEnter(42L)) { // another transaction inserts it again
+      try (PendingEnter<Long> enter =
+          guard.beginEnter(42L)) { // another transaction inserts it again
         map.add(42L);
         enter.visible();
       }
@@ -155,7 +177,8 @@ class WriteProtocolTest {
       if (!goneBeforeSwap) {
         leave.gone(); // the delete's callback lands after the swap
       }
-      assertThat(guard.mightContain(42L)).as("re-inserted key, gone() %s the swap", goneBeforeSwap ? "before" : "after")
+      assertThat(guard.mightContain(42L))
+          .as("re-inserted key, gone() %s the swap", goneBeforeSwap ? "before" : "after")
           .isTrue();
       assertThat(guard.isPassThrough()).isFalse();
       assertThat(guard.inFlight()).isZero();
@@ -170,7 +193,9 @@ class WriteProtocolTest {
     enter.visible();
     enter.close(); // no-op after visible()
     assertThat(s.guard.mightContain(3L)).isTrue();
-    assertThatThrownBy(enter::abort).isInstanceOf(IllegalStateException.class).hasMessageContaining("ends once");
+    assertThatThrownBy(enter::abort)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("ends once");
     PendingLeave<Long> leave = s.guard.beginLeave(3L);
     leave.close(); // cancel: 3 stays
     assertThat(s.guard.mightContain(3L)).isTrue();

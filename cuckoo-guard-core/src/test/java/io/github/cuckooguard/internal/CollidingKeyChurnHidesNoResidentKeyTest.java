@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
  *   reader       reads B: no F  → mightContain(K) == false although K was never removed
  * </pre>
  *
- * At every instant one copy of F sat in K's buckets, but the pair of plain writes moved it from
- * the bucket the reader had not read yet to the one it had already read, without touching the
- * bucket stamps that only kicks used to bump. Lincheck's model checker explores the
- * interleavings of this one scenario; the sequential specification (this class run by one thread)
- * always answers true for K.
+ * At every instant one copy of F sat in K's buckets, but the pair of plain writes moved it from the
+ * bucket the reader had not read yet to the one it had already read, without touching the bucket
+ * stamps that only kicks used to bump. Lincheck's model checker explores the interleavings of this
+ * one scenario; the sequential specification (this class run by one thread) always answers true for
+ * K.
  */
 public class CollidingKeyChurnHidesNoResidentKeyTest {
 
@@ -44,7 +44,9 @@ public class CollidingKeyChurnHidesNoResidentKeyTest {
   private final FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
 
   public CollidingKeyChurnHidesNoResidentKeyTest() {
-    require(core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1), "fill A and B");
+    require(
+        core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1),
+        "fill A and B");
     require(alt(B, F, BUCKETS) == A, "J's alternate bucket is A");
   }
 
@@ -67,8 +69,10 @@ public class CollidingKeyChurnHidesNoResidentKeyTest {
   void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() {
     new ModelCheckingOptions()
         .iterations(0)
-        .addCustomScenario(CraftedHashes.parallel(getClass(),
-            List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
+        .addCustomScenario(
+            CraftedHashes.parallel(
+                getClass(),
+                List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
         .invocationsPerIteration(1_000)
         .check(getClass());
   }

@@ -7,9 +7,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Keys that share a fingerprint and a bucket pair cannot be
- * separated by any kick (a kick moves a copy only to the other bucket of its pair), so before
- * they grew the filter by a sub-filter per 2·b adds. They now share the one limit of 2·b copies.
+ * Keys that share a fingerprint and a bucket pair cannot be separated by any kick (a kick moves a
+ * copy only to the other bucket of its pair), so before they grew the filter by a sub-filter per
+ * 2·b adds. They now share the one limit of 2·b copies.
  */
 class CollidingKeysCannotGrowTheFilterTest {
 

@@ -10,11 +10,11 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression: {@code count} read the slots of both buckets without the stamps that
- * {@code contains} checks, so a kick moving the counted fingerprint made it count the copy twice
- * (copied to its new slot, not yet cleared from the old one) or not at all (read the new slot
- * before the copy arrived and the old one after it left): CF.COUNT below the number of adds of a
- * key that was never removed.
+ * Regression: {@code count} read the slots of both buckets without the stamps that {@code contains}
+ * checks, so a kick moving the counted fingerprint made it count the copy twice (copied to its new
+ * slot, not yet cleared from the old one) or not at all (read the new slot before the copy arrived
+ * and the old one after it left): CF.COUNT below the number of adds of a key that was never
+ * removed.
  *
  * <pre>
  * Buckets A = l1(K) and B = alt(A, F), C = alt(A, fp(Z)) with C != B, 2 slots each.
@@ -35,7 +35,8 @@ public class CountIsExactWhileAKickMovesTheFingerprintTest {
   private final FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
 
   public CountIsExactWhileAKickMovesTheFingerprintTest() {
-    require(core.add(hash(A, F, BUCKETS)) && core.add(hash(A, 0x11, BUCKETS)), "fill A with K first");
+    require(
+        core.add(hash(A, F, BUCKETS)) && core.add(hash(A, 0x11, BUCKETS)), "fill A with K first");
     require(core.add(hash(C, 0x21, BUCKETS)) && core.add(hash(C, 0x22, BUCKETS)), "fill C");
     require(C != B && core.count(hash(A, F, BUCKETS)) == 1, "K counted once");
   }
@@ -63,8 +64,9 @@ public class CountIsExactWhileAKickMovesTheFingerprintTest {
   void countNeverSeesAMovingFingerprintTwiceOrNotAtAll() {
     new ModelCheckingOptions()
         .iterations(0)
-        .addCustomScenario(CraftedHashes.parallel(getClass(),
-            List.of(List.of("countResident"), List.of("addKicking"))))
+        .addCustomScenario(
+            CraftedHashes.parallel(
+                getClass(), List.of(List.of("countResident"), List.of("addKicking"))))
         .invocationsPerIteration(1_000)
         .check(getClass());
   }

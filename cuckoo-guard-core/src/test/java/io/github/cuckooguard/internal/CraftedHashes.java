@@ -5,15 +5,18 @@ import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 
 /**
- * Hashes built to land in chosen buckets with chosen fingerprints (the layout of {@link BucketIndex}:
- * fingerprint = low bits, primary bucket = multiply-shift of the high 32 bits), and custom
- * Lincheck scenarios over no-argument operations, for tests that replay one exact race.
+ * Hashes built to land in chosen buckets with chosen fingerprints (the layout of {@link
+ * BucketIndex}: fingerprint = low bits, primary bucket = multiply-shift of the high 32 bits), and
+ * custom Lincheck scenarios over no-argument operations, for tests that replay one exact race.
  */
 final class CraftedHashes {
 
   private CraftedHashes() {}
 
-  /** A hash whose primary bucket among {@code buckets} is {@code bucket} and whose fingerprint is {@code fp}. */
+  /**
+   * A hash whose primary bucket among {@code buckets} is {@code bucket} and whose fingerprint is
+   * {@code fp}.
+   */
   static long hash(int bucket, long fp, int buckets) {
     long high = ((long) bucket << 32) / buckets + 1;
     long h = (high << 32) | fp;
@@ -23,7 +26,10 @@ final class CraftedHashes {
     return h;
   }
 
-  /** The alternate bucket of {@code bucket} for fingerprint {@code fp} in a table of {@code buckets}. */
+  /**
+   * The alternate bucket of {@code bucket} for fingerprint {@code fp} in a table of {@code
+   * buckets}.
+   */
   static int alt(int bucket, long fp, int buckets) {
     return BucketIndex.altIndex(bucket, fp, buckets, buckets / 2);
   }

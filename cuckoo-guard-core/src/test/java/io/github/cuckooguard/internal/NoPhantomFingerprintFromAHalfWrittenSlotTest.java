@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Regression: with a fingerprint width that does not divide 64 a slot can span two words, and a
- * write to it is two stores. A lock-free lookup used to trust any match without checking the
- * bucket stamps, so it could match the half-written value and answer true for a key that no
- * state of the filter ever held (not linearizable, although CuckooFilter promises it).
+ * write to it is two stores. A lock-free lookup used to trust any match without checking the bucket
+ * stamps, so it could match the half-written value and answer true for a key that no state of the
+ * filter ever held (not linearizable, although CuckooFilter promises it).
  *
  * <pre>
  * f = 12, b = 4: bucket A = 1 spans bits 48..95; its slot 1 (bits 60..71) spans words 0 and 1.
@@ -49,8 +49,9 @@ public class NoPhantomFingerprintFromAHalfWrittenSlotTest {
   void lookupNeverMatchesAHalfWrittenFingerprint() {
     new ModelCheckingOptions()
         .iterations(0)
-        .addCustomScenario(CraftedHashes.parallel(getClass(),
-            List.of(List.of("containsProbe"), List.of("addSpanningSlot"))))
+        .addCustomScenario(
+            CraftedHashes.parallel(
+                getClass(), List.of(List.of("containsProbe"), List.of("addSpanningSlot"))))
         .invocationsPerIteration(300)
         .check(getClass());
   }

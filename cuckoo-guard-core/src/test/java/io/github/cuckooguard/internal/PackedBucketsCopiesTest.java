@@ -15,8 +15,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PackedBucketsCopiesTest {
 
   @ParameterizedTest(name = "f = {0}, b = {1}")
-  @CsvSource({"4, 2", "4, 4", "4, 8", "7, 4", "8, 2", "8, 4", "8, 8", "9, 8", "12, 4", "13, 4", "16, 4",
-      "16, 8", "5, 8", "15, 2"})
+  @CsvSource({
+    "4, 2", "4, 4", "4, 8", "7, 4", "8, 2", "8, 4", "8, 8", "9, 8", "12, 4", "13, 4", "16, 4",
+    "16, 8", "5, 8", "15, 2"
+  })
   void theSwarCopyCountEqualsASlotBySlotCount(int f, int b) {
     int n = 200;
     Table t = new Table(f, b, n, 1, 10);

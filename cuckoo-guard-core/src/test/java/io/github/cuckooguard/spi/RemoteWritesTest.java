@@ -11,15 +11,19 @@ import org.junit.jupiter.api.Test;
 class RemoteWritesTest {
 
   private final Set<Long> source = ConcurrentHashMap.newKeySet();
-  private final CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel())
-      .expectedInsertions(10_000).fpp(0.001).executor(Runnable::run)
-      .keySource(action -> source.forEach(action)).build();
+  private final CuckooGuard<Long> guard =
+      CuckooGuard.newBuilder(Funnels.longFunnel())
+          .expectedInsertions(10_000)
+          .fpp(0.001)
+          .executor(Runnable::run)
+          .keySource(action -> source.forEach(action))
+          .build();
   private final RemoteWrites<Long> remote = new RemoteWrites<>(guard);
 
   @Test
   void remoteEnterInFlightSurvivesARebuildThatDoesNotSeeTheKey() {
     remote.enterBegun("a", 1, 42L);
-    guard.rebuild().join();   // the source does not show 42 yet
+    guard.rebuild().join(); // the source does not show 42 yet
     assertThat(guard.mightContain(42L)).isTrue();
     source.add(42L);
     remote.enterEnded("a", 1, true);
@@ -31,7 +35,7 @@ class RemoteWritesTest {
   @Test
   void remoteAbortRemovesTheCopyItAdded() {
     remote.enterBegun("a", 1, 7L);
-    remote.enterBegun("a", 1, 7L);   // redelivered: applied once
+    remote.enterBegun("a", 1, 7L); // redelivered: applied once
     remote.enterEnded("a", 1, false);
     assertThat(guard.mightContain(7L)).isFalse();
     assertThat(guard.inFlight()).isZero();
@@ -40,9 +44,9 @@ class RemoteWritesTest {
   @Test
   void goneWithoutItsAnnouncementIsDropped() {
     guard.keyEntered(9L);
-    remote.leaveEnded("a", 5, true);   // announcement never applied here
+    remote.leaveEnded("a", 5, true); // announcement never applied here
     assertThat(guard.mightContain(9L)).isTrue();
-    remote.enterEnded("a", 6, false);   // abort of an unknown enter: nothing removed
+    remote.enterEnded("a", 6, false); // abort of an unknown enter: nothing removed
     assertThat(guard.mightContain(9L)).isTrue();
   }
 

@@ -4,25 +4,25 @@ import io.github.cuckooguard.AbstractFilterBuilder;
 import io.github.cuckooguard.GuardSpec;
 
 /**
- * Configuration properties of the Hibernate integration, all under the prefix {@value #PREFIX}.
- * Set them like any other Hibernate setting ({@code hibernate.properties}, {@code
- * persistence.xml}, {@code Configuration.setProperty}, Spring's {@code jpaProperties}).
+ * Configuration properties of the Hibernate integration, all under the prefix {@value #PREFIX}. Set
+ * them like any other Hibernate setting ({@code hibernate.properties}, {@code persistence.xml},
+ * {@code Configuration.setProperty}, Spring's {@code jpaProperties}).
  *
  * <p>The guard settings are the core's ({@link GuardSpec}, read by {@link GuardSpec#parse}) with
  * their meaning and defaults; this integration adds {@link #ENABLED}, {@link #ENTITIES} and {@link
- * #SCAN_FETCH_SIZE}, and its own default capacity ({@link #DEFAULT_EXPECTED_INSERTIONS}). Names
- * are given here in Hibernate's snake_case; kebab-case and camelCase spellings of the same name
- * are read too ({@code hibernate.cuckoo.expected-insertions}, {@code
+ * #SCAN_FETCH_SIZE}, and its own default capacity ({@link #DEFAULT_EXPECTED_INSERTIONS}). Names are
+ * given here in Hibernate's snake_case; kebab-case and camelCase spellings of the same name are
+ * read too ({@code hibernate.cuckoo.expected-insertions}, {@code
  * hibernate.cuckoo.expectedInsertions}).
  *
- * <p>Everything is validated when the session factory is built: an unknown name under the prefix
- * (a misspelling such as {@code hibernate.cuckoo.fpq}) or a bad value fails the build with an
- * {@link IllegalArgumentException} that names the setting, the value and what is accepted.
- * Per-entity values given with {@link GuardedEntity} take precedence over these.
+ * <p>Everything is validated when the session factory is built: an unknown name under the prefix (a
+ * misspelling such as {@code hibernate.cuckoo.fpq}) or a bad value fails the build with an {@link
+ * IllegalArgumentException} that names the setting, the value and what is accepted. Per-entity
+ * values given with {@link GuardedEntity} take precedence over these.
  *
- * <p>Renamed: {@code hibernate.cuckoo.expected_rows} is now {@link #EXPECTED_INSERTIONS} and
- * {@code hibernate.cuckoo.rebuild_threshold} is now {@link #REBUILD_LOAD_THRESHOLD}; the old names
- * are still read, with a warning.
+ * <p>Renamed: {@code hibernate.cuckoo.expected_rows} is now {@link #EXPECTED_INSERTIONS} and {@code
+ * hibernate.cuckoo.rebuild_threshold} is now {@link #REBUILD_LOAD_THRESHOLD}; the old names are
+ * still read, with a warning.
  *
  * <p>This class only holds constants.
  */
@@ -32,11 +32,10 @@ public final class CuckooGuardSettings {
   public static final String PREFIX = "hibernate.cuckoo.";
 
   /**
-   * Master switch, {@code true} or {@code false}; default {@value #DEFAULT_ENABLED}. The
-   * integrator only guards entities that ask for it (annotated with {@link GuardedEntity} or
-   * listed in {@link #ENTITIES}); with neither it registers nothing. Setting this to {@code
-   * false} turns every guard off, annotated or not, for example to compare behaviour without
-   * the guard.
+   * Master switch, {@code true} or {@code false}; default {@value #DEFAULT_ENABLED}. The integrator
+   * only guards entities that ask for it (annotated with {@link GuardedEntity} or listed in {@link
+   * #ENTITIES}); with neither it registers nothing. Setting this to {@code false} turns every guard
+   * off, annotated or not, for example to compare behaviour without the guard.
    */
   public static final String ENABLED = PREFIX + "enabled";
 
@@ -46,8 +45,7 @@ public final class CuckooGuardSettings {
   /**
    * Comma-separated entity names or fully qualified class names to guard in addition to those
    * annotated with {@link GuardedEntity}; default none. Naming a subclass guards its whole
-   * inheritance hierarchy, because ids are unique per root entity. An unknown name fails the
-   * build.
+   * inheritance hierarchy, because ids are unique per root entity. An unknown name fails the build.
    */
   public static final String ENTITIES = PREFIX + "entities";
 
@@ -61,8 +59,8 @@ public final class CuckooGuardSettings {
 
   /**
    * Default of {@link #EXPECTED_INSERTIONS}: larger than the core's {@value
-   * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}, because a table tends to hold more ids
-   * than a cache holds keys, and each rebuild on the way up is a full id scan.
+   * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}, because a table tends to hold more ids than
+   * a cache holds keys, and each rebuild on the way up is a full id scan.
    */
   public static final long DEFAULT_EXPECTED_INSERTIONS = 100_000L;
 
@@ -101,9 +99,9 @@ public final class CuckooGuardSettings {
 
   /**
    * JDBC fetch size of the {@code select id} scan that warms up and rebuilds a guard, a positive
-   * integer; default {@value #DEFAULT_SCAN_FETCH_SIZE}. Some drivers need a special value to
-   * stream instead of buffering the whole result (MySQL Connector/J: enable {@code
-   * useCursorFetch} on the URL).
+   * integer; default {@value #DEFAULT_SCAN_FETCH_SIZE}. Some drivers need a special value to stream
+   * instead of buffering the whole result (MySQL Connector/J: enable {@code useCursorFetch} on the
+   * URL).
    */
   public static final String SCAN_FETCH_SIZE = PREFIX + "scan_fetch_size";
 
@@ -113,12 +111,12 @@ public final class CuckooGuardSettings {
   /**
    * The prefix of the cluster settings. With {@link #CLUSTER_INSTANCE} set, the guard of every
    * entity (and tenant) joins the guards of the same name on the other members of that Hazelcast
-   * cluster, so that several application instances on one database stay exact: an insert's enter
-   * is acknowledged by every member at flush, before the commit; a delete leaves after the
-   * commit; a member answers "no such row" only while it holds a fresh lease from the group.
-   * Needs {@code cuckoo-guard-hazelcast} (and Hazelcast) on the class path; the guarantees and their
-   * assumptions are those of {@code io.github.cuckooguard.cluster.hazelcast}. Without these
-   * settings nothing changes and neither is needed.
+   * cluster, so that several application instances on one database stay exact: an insert's enter is
+   * acknowledged by every member at flush, before the commit; a delete leaves after the commit; a
+   * member answers "no such row" only while it holds a fresh lease from the group. Needs {@code
+   * cuckoo-guard-hazelcast} (and Hazelcast) on the class path; the guarantees and their assumptions
+   * are those of {@code io.github.cuckooguard.cluster.hazelcast}. Without these settings nothing
+   * changes and neither is needed.
    */
   public static final String CLUSTER_PREFIX = PREFIX + "cluster.";
 
@@ -130,8 +128,8 @@ public final class CuckooGuardSettings {
   public static final String CLUSTER_INSTANCE = CLUSTER_PREFIX + "instance";
 
   /**
-   * Lease of each member in milliseconds (at least 30); default the engine's (300). A write
-   * waits at most about ack timeout + lease for a member that neither answers nor has left.
+   * Lease of each member in milliseconds (at least 30); default the engine's (300). A write waits
+   * at most about ack timeout + lease for a member that neither answers nor has left.
    */
   public static final String CLUSTER_LEASE_MILLIS = CLUSTER_PREFIX + "lease_millis";
 

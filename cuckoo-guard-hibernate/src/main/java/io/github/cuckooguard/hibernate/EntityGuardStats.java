@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  *     answered from the persistence context are not counted)
  * @param shortCircuits finds answered {@code null} by the guard; each one is a SQL round trip
  *     avoided
- * @param falsePositives finds that passed the guard, ran their SQL and found no row (counted
- *     while the guard was warmed up, and only for loads of the root entity)
+ * @param falsePositives finds that passed the guard, ran their SQL and found no row (counted while
+ *     the guard was warmed up, and only for loads of the root entity)
  * @param guard the underlying guard's counters, size, memory and rebuild state
  */
 public record EntityGuardStats(

@@ -11,13 +11,13 @@ import java.lang.annotation.Target;
  * not exist in the database return {@code null} without SQL.
  *
  * <p>Put it on the root entity of an inheritance hierarchy; on a subclass it guards the whole
- * hierarchy, because ids are unique per root entity ({@code find(Animal.class, dogId)} is
- * guarded like {@code find(Dog.class, dogId)}). The attributes override {@link
+ * hierarchy, because ids are unique per root entity ({@code find(Animal.class, dogId)} is guarded
+ * like {@code find(Dog.class, dogId)}). The attributes override {@link
  * CuckooGuardSettings#EXPECTED_INSERTIONS} and {@link CuckooGuardSettings#FPP}; their default
  * {@code 0} means "use the setting". The other guard settings (thresholds, seed; {@link
  * CuckooGuardSettings#FINGERPRINT_BITS} unless {@code fpp} is given) come from the settings.
- * Invalid values fail the session factory build with a message naming the entity and the
- * accepted range.
+ * Invalid values fail the session factory build with a message naming the entity and the accepted
+ * range.
  *
  * <p>An entity with {@code @SQLRestriction} cannot be guarded (an update can move a row into the
  * restriction without any insert event); annotating one fails the build.

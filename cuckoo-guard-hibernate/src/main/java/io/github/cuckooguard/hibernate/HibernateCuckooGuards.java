@@ -66,25 +66,25 @@ public final class HibernateCuckooGuards {
   }
 
   /**
-   * Whether a row of {@code entity} with id {@code id} might exist, asked outside any session,
-   * for the tenant a session opened now would carry (none without multi-tenancy; otherwise the
-   * tenant the factory's {@code CurrentTenantIdentifierResolver} names). See {@link
-   * #mightContain(Class, Object, Object)} for what the answer means.
+   * Whether a row of {@code entity} with id {@code id} might exist, asked outside any session, for
+   * the tenant a session opened now would carry (none without multi-tenancy; otherwise the tenant
+   * the factory's {@code CurrentTenantIdentifierResolver} names). See {@link #mightContain(Class,
+   * Object, Object)} for what the answer means.
    *
    * @param entity a guarded entity class or any class of its hierarchy
    * @param id the id, as it would be passed to {@code Session.find}
    * @throws NullPointerException if {@code entity} or {@code id} is null
    * @throws IllegalArgumentException if {@code entity} is not guarded
-   * @throws IllegalStateException if the factory is multi-tenant and its resolver names no
-   *     tenant (or there is none): pass the tenant to {@link #mightContain(Class, Object,
-   *     Object)}
+   * @throws IllegalStateException if the factory is multi-tenant and its resolver names no tenant
+   *     (or there is none): pass the tenant to {@link #mightContain(Class, Object, Object)}
    */
   public boolean mightContain(Class<?> entity, Object id) {
     Objects.requireNonNull(entity, "entity");
     Objects.requireNonNull(id, "id");
     EntityGuards guards = registry.entity(entity);
-    Object tenantId = registry.currentTenant(
-        "call mightContain(" + entity.getSimpleName() + ".class, tenantId, id)");
+    Object tenantId =
+        registry.currentTenant(
+            "call mightContain(" + entity.getSimpleName() + ".class, tenantId, id)");
     return mightContain(guards, tenantId, id);
   }
 
@@ -93,18 +93,18 @@ public final class HibernateCuckooGuards {
    * any session: the question {@code Session.find} puts to the guard before its SQL, for callers
    * that want to skip more than the SQL (a transaction, a connection, a remote call).
    *
-   * <p>{@code false} means definitely absent: no committed row has this id, and no transaction
-   * that is still open has flushed an insert of it through this factory (such an insert enters
-   * the guard when it is flushed, a delete leaves it when its transaction commits). The answer
-   * knows nothing of persistence contexts: an entity persisted in an open session and not yet
-   * flushed is unknown to it, although {@code find} in that session returns it. Inside a session
-   * with pending changes, call {@code Session.find}, which consults the session first.
+   * <p>{@code false} means definitely absent: no committed row has this id, and no transaction that
+   * is still open has flushed an insert of it through this factory (such an insert enters the guard
+   * when it is flushed, a delete leaves it when its transaction commits). The answer knows nothing
+   * of persistence contexts: an entity persisted in an open session and not yet flushed is unknown
+   * to it, although {@code find} in that session returns it. Inside a session with pending changes,
+   * call {@code Session.find}, which consults the session first.
    *
    * <p>{@code true} means the row might exist; it is also the answer whenever the guard cannot
    * tell: while it warms up or rebuilds after writes it could not follow, for an id that is not an
-   * instance of the entity's id type, for a composite id that contains an association (its key
-   * can only be computed inside a session), and for a root tenant of the resolver (whose sessions
-   * see every tenant's rows).
+   * instance of the entity's id type, for a composite id that contains an association (its key can
+   * only be computed inside a session), and for a root tenant of the resolver (whose sessions see
+   * every tenant's rows).
    *
    * <p>Each call counts a lookup, and a definite miss when it answers {@code false}, in {@link
    * EntityGuardStats#guard()}; {@link EntityGuardStats#finds()} and {@link
@@ -115,8 +115,8 @@ public final class HibernateCuckooGuards {
    * @param tenantId the tenant, or null in a factory without multi-tenancy
    * @param id the id, as it would be passed to {@code Session.find}
    * @throws NullPointerException if {@code entity} or {@code id} is null
-   * @throws IllegalArgumentException if {@code entity} is not guarded, or {@code tenantId} is
-   *     not null in a factory without multi-tenancy
+   * @throws IllegalArgumentException if {@code entity} is not guarded, or {@code tenantId} is not
+   *     null in a factory without multi-tenancy
    * @throws IllegalStateException if {@code tenantId} is null in a multi-tenant factory
    */
   public boolean mightContain(Class<?> entity, @Nullable Object tenantId, Object id) {
@@ -124,13 +124,19 @@ public final class HibernateCuckooGuards {
     Objects.requireNonNull(id, "id");
     EntityGuards guards = registry.entity(entity);
     if (tenantId == null && registry.multiTenantFactory()) {
-      throw new IllegalStateException("session factory is multi-tenant: pass the tenant to"
-          + " mightContain(" + entity.getSimpleName() + ".class, tenantId, id)");
+      throw new IllegalStateException(
+          "session factory is multi-tenant: pass the tenant to"
+              + " mightContain("
+              + entity.getSimpleName()
+              + ".class, tenantId, id)");
     }
     if (tenantId != null && !registry.multiTenantFactory()) {
-      throw new IllegalArgumentException("session factory is not multi-tenant, but tenant "
-          + tenantId + " was given: pass null, or call mightContain(" + entity.getSimpleName()
-          + ".class, id)");
+      throw new IllegalArgumentException(
+          "session factory is not multi-tenant, but tenant "
+              + tenantId
+              + " was given: pass null, or call mightContain("
+              + entity.getSimpleName()
+              + ".class, id)");
     }
     return mightContain(guards, tenantId, id);
   }
@@ -145,16 +151,15 @@ public final class HibernateCuckooGuards {
    * @param entity a guarded entity class or any class of its hierarchy
    * @throws NullPointerException if {@code entity} is null
    * @throws IllegalArgumentException if {@code entity} is not guarded
-   * @throws IllegalStateException if the factory is multi-tenant: use {@link #stats(Class,
-   *     Object)}
+   * @throws IllegalStateException if the factory is multi-tenant: use {@link #stats(Class, Object)}
    */
   public EntityGuardStats stats(Class<?> entity) {
     return stats(entity, null);
   }
 
   /**
-   * Statistics of {@code entity}'s guard for one tenant. A tenant whose guard was not used yet
-   * gets one, which starts warming up.
+   * Statistics of {@code entity}'s guard for one tenant. A tenant whose guard was not used yet gets
+   * one, which starts warming up.
    *
    * @param tenantId the tenant, or null in a factory without multi-tenancy
    * @throws NullPointerException if {@code entity} is null
@@ -165,19 +170,21 @@ public final class HibernateCuckooGuards {
     Objects.requireNonNull(entity, "entity");
     EntityGuards guards = registry.entity(entity);
     if (tenantId == null && registry.multiTenantFactory()) {
-      throw new IllegalStateException("session factory is multi-tenant: call stats("
-          + entity.getSimpleName() + ".class, tenantId)");
+      throw new IllegalStateException(
+          "session factory is multi-tenant: call stats("
+              + entity.getSimpleName()
+              + ".class, tenantId)");
     }
     return guards.stats(tenantId);
   }
 
   /**
-   * Declares that rows of {@code entity} were inserted or deleted without Hibernate's entity
-   * events (JDBC, another application, a stored procedure, a statement the guard could not
-   * attribute): every tenant's guard of the entity passes reads through to the database until a
-   * rebuild from a fresh id scan completes. Call it once the change is committed (calling it
-   * before as well closes the window in between). Also lifts the hold left by a bulk statement
-   * that ran outside a transaction the guard could observe.
+   * Declares that rows of {@code entity} were inserted or deleted without Hibernate's entity events
+   * (JDBC, another application, a stored procedure, a statement the guard could not attribute):
+   * every tenant's guard of the entity passes reads through to the database until a rebuild from a
+   * fresh id scan completes. Call it once the change is committed (calling it before as well closes
+   * the window in between). Also lifts the hold left by a bulk statement that ran outside a
+   * transaction the guard could observe.
    *
    * @throws NullPointerException if {@code entity} is null
    * @throws IllegalArgumentException if {@code entity} is not guarded
@@ -192,8 +199,8 @@ public final class HibernateCuckooGuards {
   /**
    * Rebuilds every tenant's guard of {@code entity} from a fresh id scan now.
    *
-   * @return completes when every rebuild that started after this call has swapped in its filter,
-   *     or exceptionally with the first failure
+   * @return completes when every rebuild that started after this call has swapped in its filter, or
+   *     exceptionally with the first failure
    * @throws NullPointerException if {@code entity} is null
    * @throws IllegalArgumentException if {@code entity} is not guarded
    */
@@ -207,8 +214,8 @@ public final class HibernateCuckooGuards {
    * finds of absent ids are short-circuited again.
    *
    * @param timeout how long to wait at most
-   * @return true if ready, false if the time ran out (a scan still running, or failing: see
-   *     {@link io.github.cuckooguard.GuardStats#lastRebuildFailure()})
+   * @return true if ready, false if the time ran out (a scan still running, or failing: see {@link
+   *     io.github.cuckooguard.GuardStats#lastRebuildFailure()})
    * @throws NullPointerException if {@code timeout} is null
    * @throws InterruptedException if interrupted while waiting
    */

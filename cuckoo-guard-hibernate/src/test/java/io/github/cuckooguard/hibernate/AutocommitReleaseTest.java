@@ -26,11 +26,12 @@ import org.junit.jupiter.api.Test;
  * stays in flight until then. Hibernate tells session listeners that the session ended
  * <em>before</em> it releases the connection, so an adapter that ended the enter at the end of the
  * session would let a rebuild scan without the row and swap in a filter without its id: a find of
- * the committed row would then return null (a false negative, seen once in CI). Here the release
- * is held back on purpose until a rebuild has run and finished while the row is still
- * uncommitted, every time.
+ * the committed row would then return null (a false negative, seen once in CI). Here the release is
+ * held back on purpose until a rebuild has run and finished while the row is still uncommitted,
+ * every time.
  */
-@Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes this tag
+@Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes
+// this tag
 class AutocommitReleaseTest {
 
   static ReleasingProvider connections;
@@ -58,14 +59,15 @@ class AutocommitReleaseTest {
     Thread me = Thread.currentThread();
     AtomicBoolean rebuiltWhileUncommitted = new AtomicBoolean();
     AtomicBoolean containedWhileUncommitted = new AtomicBoolean();
-    connections.beforeRelease = connection -> {
-      if (Thread.currentThread() != me) {
-        return; // warm-up and rebuild scans release theirs on other threads
-      }
-      guards.rebuild(Book.class).orTimeout(30, TimeUnit.SECONDS).join();
-      rebuiltWhileUncommitted.set(!guards.stats(Book.class).guard().passThrough());
-      containedWhileUncommitted.set(guards.mightContain(Book.class, 7L));
-    };
+    connections.beforeRelease =
+        connection -> {
+          if (Thread.currentThread() != me) {
+            return; // warm-up and rebuild scans release theirs on other threads
+          }
+          guards.rebuild(Book.class).orTimeout(30, TimeUnit.SECONDS).join();
+          rebuiltWhileUncommitted.set(!guards.stats(Book.class).guard().passThrough());
+          containedWhileUncommitted.set(guards.mightContain(Book.class, 7L));
+        };
     try (StatelessSession s = sf.openStatelessSession()) {
       s.insert(new Book(7, "autocommit off"));
     } finally {

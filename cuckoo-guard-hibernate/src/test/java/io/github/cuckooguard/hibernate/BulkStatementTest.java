@@ -13,9 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Writes the entity events never report: HQL bulk statements, native SQL and plain JDBC. Each
- * must switch the guard (of Ledger, guarded through the settings) to pass-through until a rebuild
- * that sees its committed effect, and a find must never miss a row meanwhile.
+ * Writes the entity events never report: HQL bulk statements, native SQL and plain JDBC. Each must
+ * switch the guard (of Ledger, guarded through the settings) to pass-through until a rebuild that
+ * sees its committed effect, and a find must never miss a row meanwhile.
  */
 class BulkStatementTest {
 
@@ -31,9 +31,11 @@ class BulkStatementTest {
   @BeforeEach
   void clean() {
     awaitWarmUp(sf);
-    inTx(sf, (Session s) -> {
-      s.createMutationQuery("delete from Ledger").executeUpdate();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.createMutationQuery("delete from Ledger").executeUpdate();
+        });
     awaitWarmUp(sf);
   }
 
@@ -62,16 +64,21 @@ class BulkStatementTest {
 
   @Test
   void bulkDeletePassesThroughUntilARebuildAfterCommit() {
-    inTx(sf, (Session s) -> {
-      s.persist(new Ledger("d-1", 1));
-      s.persist(new Ledger("d-2", 2));
-      s.persist(new Ledger("d-3", 3));
-    });
-    inTx(sf, (Session s) -> {
-      int deleted = s.createMutationQuery("delete from Ledger where amount < 3").executeUpdate();
-      assertThat(deleted).isEqualTo(2);
-      assertThat(passThrough()).as("stale before commit").isTrue();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.persist(new Ledger("d-1", 1));
+          s.persist(new Ledger("d-2", 2));
+          s.persist(new Ledger("d-3", 3));
+        });
+    inTx(
+        sf,
+        (Session s) -> {
+          int deleted =
+              s.createMutationQuery("delete from Ledger where amount < 3").executeUpdate();
+          assertThat(deleted).isEqualTo(2);
+          assertThat(passThrough()).as("stale before commit").isTrue();
+        });
 
     assertThat(find("d-3")).isNotNull(); // never a false negative, pass-through or not
     awaitWarmUp(sf);
@@ -82,11 +89,13 @@ class BulkStatementTest {
 
   @Test
   void nativeInsertIsFoundBeforeAndAfterTheRebuild() {
-    inTx(sf, (Session s) -> {
-      s.createNativeMutationQuery("insert into ledger (code, amount) values ('n-1', 5)")
-          .executeUpdate();
-      assertThat(passThrough()).isTrue();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.createNativeMutationQuery("insert into ledger (code, amount) values ('n-1', 5)")
+              .executeUpdate();
+          assertThat(passThrough()).isTrue();
+        });
 
     assertThat(find("n-1")).isNotNull();
     awaitWarmUp(sf);
@@ -100,8 +109,7 @@ class BulkStatementTest {
       s.beginTransaction();
       s.createMutationQuery("insert into Ledger (code, amount) values ('h-1', 7)").executeUpdate();
       // the guard is held: a rebuild now would scan before the row is visible
-      assertThat(guards.rebuild(Ledger.class))
-          .failsWithin(java.time.Duration.ofSeconds(30));
+      assertThat(guards.rebuild(Ledger.class)).failsWithin(java.time.Duration.ofSeconds(30));
       assertThat(passThrough()).isTrue();
       s.getTransaction().commit();
     }
@@ -112,19 +120,25 @@ class BulkStatementTest {
 
   @Test
   void nativeStatementOnAnotherTableLeavesTheGuardAlone() {
-    inTx(sf, (Session s) -> {
-      s.createNativeMutationQuery("delete from Plain where id = 1").executeUpdate();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.createNativeMutationQuery("delete from Plain where id = 1").executeUpdate();
+        });
     assertThat(passThrough()).isFalse();
   }
 
   @Test
   void jdbcWritesBehindHibernatesBackNeedMarkStale() {
-    inTx(sf, (Session s) -> s.doWork(connection -> {
-      try (var statement = connection.createStatement()) {
-        statement.executeUpdate("insert into ledger (code, amount) values ('j-1', 9)");
-      }
-    }));
+    inTx(
+        sf,
+        (Session s) ->
+            s.doWork(
+                connection -> {
+                  try (var statement = connection.createStatement()) {
+                    statement.executeUpdate("insert into ledger (code, amount) values ('j-1', 9)");
+                  }
+                }));
     // plain JDBC is invisible to Hibernate: this is the documented single-writer scope
     assertThat(find("j-1")).as("not seen before markStale").isNull();
 

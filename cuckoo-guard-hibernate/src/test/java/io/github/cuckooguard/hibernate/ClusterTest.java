@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Timeout;
  * Two application instances on one database: two session factories on one in-memory H2 database
  * (shared by name), each with its own embedded Hazelcast member (127.0.0.1, TCP-IP join, ports
  * 5970-5977, multicast and auto-detection off), joined by {@code hibernate.cuckoo.cluster.*}
- * settings: A is given its member in the settings map, B finds its member by instance name.
- * Without the cluster, B's find of a row A just committed returns null (its guard never saw the
- * insert); with it, never.
+ * settings: A is given its member in the settings map, B finds its member by instance name. Without
+ * the cluster, B's find of a row A just committed returns null (its guard never saw the insert);
+ * with it, never.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -42,6 +42,7 @@ class ClusterTest {
 
   /** Cross-instance pairs: up to this many, or as many as fit in {@link #BUDGET_SECONDS}. */
   private static final int PAIRS = Integer.getInteger("cuckoo.hibernate.cluster.pairs", 100_000);
+
   private static final long BUDGET_SECONDS = Long.getLong("cuckoo.hibernate.cluster.seconds", 60);
   private static final int ROWS_PER_TRANSACTION = 5;
 
@@ -55,7 +56,8 @@ class ClusterTest {
     Config config = new Config().setClusterName(cluster).setInstanceName(instanceName);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
-    NetworkConfig network = config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(8);
+    NetworkConfig network =
+        config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(8);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
@@ -71,22 +73,41 @@ class ClusterTest {
     memberA = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-a", 5970));
     memberB = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-b", 5970));
     String url = Db.newUrl();
-    Configuration ca = Db.configuration(url, new SqlCounter(), Map.of(CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 1_000),
-        Shipment.class);
+    Configuration ca =
+        Db.configuration(
+            url,
+            new SqlCounter(),
+            Map.of(CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 1_000),
+            Shipment.class);
     ca.getProperties().put(CuckooGuardSettings.CLUSTER_INSTANCE, memberA);
     a = ca.buildSessionFactory();
-    b = Db.configuration(url, new SqlCounter(), Map.of(CuckooGuardSettings.CLUSTER_INSTANCE, cluster + "-b",
-            CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 1_000, "hibernate.hbm2ddl.auto", "none"), Shipment.class)
-        .buildSessionFactory();
+    b =
+        Db.configuration(
+                url,
+                new SqlCounter(),
+                Map.of(
+                    CuckooGuardSettings.CLUSTER_INSTANCE,
+                    cluster + "-b",
+                    CuckooGuardSettings.CLUSTER_LEASE_MILLIS,
+                    1_000,
+                    "hibernate.hbm2ddl.auto",
+                    "none"),
+                Shipment.class)
+            .buildSessionFactory();
     awaitAnswersAbsent(a);
     awaitAnswersAbsent(b);
   }
 
-  /** Until the factory's guard answers "definitely absent" for an id that never exists: leased and complete. */
+  /**
+   * Until the factory's guard answers "definitely absent" for an id that never exists: leased and
+   * complete.
+   */
   private static void awaitAnswersAbsent(SessionFactory sf) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (HibernateCuckooGuards.of(sf).mightContain(Shipment.class, -1L)) {
-      assertThat(System.nanoTime() - deadline).as("guard leased and complete within 60 s").isNegative();
+      assertThat(System.nanoTime() - deadline)
+          .as("guard leased and complete within 60 s")
+          .isNegative();
       Thread.sleep(20);
     }
   }
@@ -126,59 +147,68 @@ class ClusterTest {
     for (int w = 0; w < 4; w++) {
       SessionFactory writer = w % 2 == 0 ? a : b;
       BlockingQueue<Long> handOff = w % 2 == 0 ? toB : toA;
-      writers.add(new Thread(() -> {
-        try {
-          while (started.addAndGet(ROWS_PER_TRANSACTION) <= PAIRS && System.nanoTime() - deadline < 0) {
-            long[] ids = new long[ROWS_PER_TRANSACTION];
-            writer.inTransaction(s -> {
-              for (int i = 0; i < ids.length; i++) {
-                ids[i] = nextId.incrementAndGet();
-                s.persist(new Shipment(ids[i], "dock " + i));
-              }
-            });   // committed: from here on every instance must find these rows
-            for (long id : ids) {
-              handOff.put(id);
-            }
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "writer-" + w));
+      writers.add(
+          new Thread(
+              () -> {
+                try {
+                  while (started.addAndGet(ROWS_PER_TRANSACTION) <= PAIRS
+                      && System.nanoTime() - deadline < 0) {
+                    long[] ids = new long[ROWS_PER_TRANSACTION];
+                    writer.inTransaction(
+                        s -> {
+                          for (int i = 0; i < ids.length; i++) {
+                            ids[i] = nextId.incrementAndGet();
+                            s.persist(new Shipment(ids[i], "dock " + i));
+                          }
+                        }); // committed: from here on every instance must find these rows
+                    for (long id : ids) {
+                      handOff.put(id);
+                    }
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "writer-" + w));
     }
     for (int r = 0; r < 4; r++) {
       SessionFactory reader = r % 2 == 0 ? b : a;
       BlockingQueue<Long> handOff = r % 2 == 0 ? toB : toA;
-      readers.add(new Thread(() -> {
-        List<Long> batch = new ArrayList<>();
-        try {
-          while (true) {
-            Long first = handOff.poll(20, TimeUnit.MILLISECONDS);
-            if (first == null) {
-              if (writersDone.get() && handOff.isEmpty()) {
-                return;
-              }
-              continue;
-            }
-            batch.clear();
-            batch.add(first);
-            handOff.drainTo(batch, 49);
-            try (Session s = reader.openSession()) {
-              for (long id : batch) {
-                if (s.find(Shipment.class, id) == null) {
-                  falseNegatives.increment();
+      readers.add(
+          new Thread(
+              () -> {
+                List<Long> batch = new ArrayList<>();
+                try {
+                  while (true) {
+                    Long first = handOff.poll(20, TimeUnit.MILLISECONDS);
+                    if (first == null) {
+                      if (writersDone.get() && handOff.isEmpty()) {
+                        return;
+                      }
+                      continue;
+                    }
+                    batch.clear();
+                    batch.add(first);
+                    handOff.drainTo(batch, 49);
+                    try (Session s = reader.openSession()) {
+                      for (long id : batch) {
+                        if (s.find(Shipment.class, id) == null) {
+                          falseNegatives.increment();
+                        }
+                        if (s.find(Shipment.class, -id) == null
+                            && !HibernateCuckooGuards.of(reader)
+                                .mightContain(Shipment.class, -id)) {
+                          shortCircuitedAbsent.increment();
+                        }
+                        pairs.increment();
+                      }
+                    }
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
                 }
-                if (s.find(Shipment.class, -id) == null && !HibernateCuckooGuards.of(reader).mightContain(
-                    Shipment.class, -id)) {
-                  shortCircuitedAbsent.increment();
-                }
-                pairs.increment();
-              }
-            }
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "reader-" + r));
+              },
+              "reader-" + r));
     }
     long t0 = System.nanoTime();
     writers.forEach(Thread::start);
@@ -191,9 +221,15 @@ class ClusterTest {
       t.join();
     }
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-    System.out.printf("hibernate cluster: %d cross-instance write-then-read pairs in %d ms (%d rows per"
+    System.out.printf(
+        "hibernate cluster: %d cross-instance write-then-read pairs in %d ms (%d rows per"
             + " transaction, 4 writers, 4 readers, budget %d s); false negatives %d; absent ids short-circuited"
-            + " %d%n", pairs.sum(), millis, ROWS_PER_TRANSACTION, BUDGET_SECONDS, falseNegatives.sum(),
+            + " %d%n",
+        pairs.sum(),
+        millis,
+        ROWS_PER_TRANSACTION,
+        BUDGET_SECONDS,
+        falseNegatives.sum(),
         shortCircuitedAbsent.sum());
     assertThat(falseNegatives.sum()).isZero();
     assertThat(pairs.sum()).as("enough pairs to mean something").isGreaterThan(2_000);
@@ -214,11 +250,16 @@ class ClusterTest {
       for (long id : ids) {
         s.persist(new Shipment(id, "never"));
       }
-      s.flush();   // the enters are acknowledged by B here, before any commit
-      long inFlightOnB = ids.stream().filter(id -> HibernateCuckooGuards.of(b).mightContain(Shipment.class, id))
-          .count();
-      assertThat(inFlightOnB).as("B holds every flushed id before the commit").isEqualTo(ids.size());
-      assertThat(HibernateCuckooGuards.of(b).stats(Shipment.class).guard().size()).isEqualTo(sizeB + ids.size());
+      s.flush(); // the enters are acknowledged by B here, before any commit
+      long inFlightOnB =
+          ids.stream()
+              .filter(id -> HibernateCuckooGuards.of(b).mightContain(Shipment.class, id))
+              .count();
+      assertThat(inFlightOnB)
+          .as("B holds every flushed id before the commit")
+          .isEqualTo(ids.size());
+      assertThat(HibernateCuckooGuards.of(b).stats(Shipment.class).guard().size())
+          .isEqualTo(sizeB + ids.size());
       tx.rollback();
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -228,18 +269,31 @@ class ClusterTest {
     }
     assertThat(HibernateCuckooGuards.of(a).stats(Shipment.class).guard().size()).isEqualTo(sizeA);
     awaitAnswersAbsent(b);
-    long stillThere = ids.stream().filter(id -> HibernateCuckooGuards.of(b).mightContain(Shipment.class, id)).count();
-    assertThat(stillThere).as("B short-circuits the rolled-back ids again (fpp 1 %% of 300)").isLessThan(15);
+    long stillThere =
+        ids.stream()
+            .filter(id -> HibernateCuckooGuards.of(b).mightContain(Shipment.class, id))
+            .count();
+    assertThat(stillThere)
+        .as("B short-circuits the rolled-back ids again (fpp 1 %% of 300)")
+        .isLessThan(15);
     try (Session s = b.openSession()) {
-      assertThat(s.find(Shipment.class, 1L)).isNull();   // and there is no row: no false negative
+      assertThat(s.find(Shipment.class, 1L)).isNull(); // and there is no row: no false negative
     }
   }
 
   @Test
   void unknownClusterSettingFailsTheBuild() {
-    Configuration c = Db.configuration(Db.newUrl(), new SqlCounter(),
-        Map.of("hibernate.cuckoo.cluster.lease", 500, CuckooGuardSettings.CLUSTER_INSTANCE, cluster + "-a"),
-        Shipment.class);
-    assertThatThrownBy(c::buildSessionFactory).hasStackTraceContaining("hibernate.cuckoo.cluster.lease");
+    Configuration c =
+        Db.configuration(
+            Db.newUrl(),
+            new SqlCounter(),
+            Map.of(
+                "hibernate.cuckoo.cluster.lease",
+                500,
+                CuckooGuardSettings.CLUSTER_INSTANCE,
+                cluster + "-a"),
+            Shipment.class);
+    assertThatThrownBy(c::buildSessionFactory)
+        .hasStackTraceContaining("hibernate.cuckoo.cluster.lease");
   }
 }

@@ -35,10 +35,18 @@ class CommitWindowTest {
   @BeforeAll
   static void start() {
     connections = new HookedProvider(Db.newUrl());
-    Configuration cfg = Db.configuration("unused:", new SqlCounter(),
-        Map.of(CuckooGuardSettings.FINGERPRINT_BITS, 4, CuckooGuardSettings.SEED, 11,
-            CuckooGuardSettings.EXPECTED_INSERTIONS, 256),
-        Entry.class);
+    Configuration cfg =
+        Db.configuration(
+            "unused:",
+            new SqlCounter(),
+            Map.of(
+                CuckooGuardSettings.FINGERPRINT_BITS,
+                4,
+                CuckooGuardSettings.SEED,
+                11,
+                CuckooGuardSettings.EXPECTED_INSERTIONS,
+                256),
+            Entry.class);
     sf = connections.install(cfg).buildSessionFactory();
     guards = HibernateCuckooGuards.of(sf);
     Db.awaitWarmUp(sf);
@@ -54,14 +62,17 @@ class CommitWindowTest {
     List<Long> missingAtCommit = new ArrayList<>();
     for (long id = 1; id <= 200; id++) {
       long key = id;
-      connections.afterCommit(() -> {
-        if (!guards.mightContain(Entry.class, key)) {
-          missingAtCommit.add(key);
-        }
-      });
+      connections.afterCommit(
+          () -> {
+            if (!guards.mightContain(Entry.class, key)) {
+              missingAtCommit.add(key);
+            }
+          });
       sf.inTransaction((Session s) -> s.persist(new Entry(key)));
     }
-    assertThat(missingAtCommit).as("ids absent from the guard once their row was committed").isEmpty();
+    assertThat(missingAtCommit)
+        .as("ids absent from the guard once their row was committed")
+        .isEmpty();
 
     List<Long> present = new ArrayList<>();
     for (long id = 1; id <= 200; id++) {
@@ -81,7 +92,8 @@ class CommitWindowTest {
       }
       long size = guards.stats(Entry.class).guard().size();
       if (size != present.size()) {
-        damage.add(size + " fingerprints for " + present.size() + " ids after the delete of " + key);
+        damage.add(
+            size + " fingerprints for " + present.size() + " ids after the delete of " + key);
       }
     }
     connections.afterCommit(() -> {});
@@ -107,19 +119,22 @@ class CommitWindowTest {
     @Override
     public Connection getConnection() throws SQLException {
       Connection real = super.getConnection();
-      return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-          new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-            Object result;
-            try {
-              result = method.invoke(real, args);
-            } catch (InvocationTargetException e) {
-              throw e.getCause();
-            }
-            if (method.getName().equals("commit") && Thread.currentThread() == hooked) {
-              afterCommit.run();
-            }
-            return result;
-          });
+      return (Connection)
+          Proxy.newProxyInstance(
+              Connection.class.getClassLoader(),
+              new Class<?>[] {Connection.class},
+              (proxy, method, args) -> {
+                Object result;
+                try {
+                  result = method.invoke(real, args);
+                } catch (InvocationTargetException e) {
+                  throw e.getCause();
+                }
+                if (method.getName().equals("commit") && Thread.currentThread() == hooked) {
+                  afterCommit.run();
+                }
+                return result;
+              });
     }
   }
 }

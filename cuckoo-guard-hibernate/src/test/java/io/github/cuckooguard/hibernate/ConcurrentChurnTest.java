@@ -21,15 +21,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Many threads insert, delete, delete-and-reinsert and find random ids of a small range, committing
- * or rolling back at random, while another thread forces rebuilds; a shadow truth of committed
- * rows says what each find must return. The promise checked: no false negative, ever (a find of a
+ * or rolling back at random, while another thread forces rebuilds; a shadow truth of committed rows
+ * says what each find must return. The promise checked: no false negative, ever (a find of a
  * committed row never returns null), during the churn and after it.
  *
  * <p>Each writer holds the id's lock for its whole transaction, so the truth of an id is exact
  * while the lock is held. Readers also read without the lock: such a find must see the row if the
  * id was committed, and no writer touched it, from before the find until after it (a version
- * counter, odd while a writer is busy). Fixed seeds; the check cannot flake, only the
- * interleavings vary.
+ * counter, odd while a writer is busy). Fixed seeds; the check cannot flake, only the interleavings
+ * vary.
  */
 class ConcurrentChurnTest {
 
@@ -39,8 +39,10 @@ class ConcurrentChurnTest {
   private static final long BASE = 5_000_000L;
 
   private final ReentrantLock[] locks = new ReentrantLock[IDS];
+
   /** Per id: version (odd while a writer is in its transaction) and, in bit 0 of present[]. */
   private final AtomicLong[] versions = new AtomicLong[IDS];
+
   private final boolean[] present = new boolean[IDS];
   private final AtomicInteger falseNegatives = new AtomicInteger();
   private final AtomicInteger checkedFinds = new AtomicInteger();
@@ -60,15 +62,17 @@ class ConcurrentChurnTest {
       long seed = 42 + t;
       writers.add(pool.submit(() -> churn(sf, new SplittableRandom(seed))));
     }
-    Future<?> rebuilder = pool.submit(() -> {
-      HibernateCuckooGuards guards = HibernateCuckooGuards.of(sf);
-      int rebuilds = 0;
-      while (!done.get()) {
-        guards.rebuild(Ticket.class).join();
-        rebuilds++;
-      }
-      return rebuilds;
-    });
+    Future<?> rebuilder =
+        pool.submit(
+            () -> {
+              HibernateCuckooGuards guards = HibernateCuckooGuards.of(sf);
+              int rebuilds = 0;
+              while (!done.get()) {
+                guards.rebuild(Ticket.class).join();
+                rebuilds++;
+              }
+              return rebuilds;
+            });
     for (Future<?> writer : writers) {
       writer.get(120, TimeUnit.SECONDS);
     }
@@ -77,22 +81,26 @@ class ConcurrentChurnTest {
     pool.shutdown();
 
     awaitWarmUp(sf);
-    List<String> sql = Db.sharedCounter().during(() -> {
-      for (int i = 0; i < IDS; i++) {
-        int index = i;
-        Ticket found = sf.fromTransaction(s -> s.find(Ticket.class, BASE + index));
-        if (present[index] && found == null) {
-          falseNegatives.incrementAndGet();
-        }
-        assertThat(found != null).as("id %d", index).isEqualTo(present[index]);
-      }
-    });
+    List<String> sql =
+        Db.sharedCounter()
+            .during(
+                () -> {
+                  for (int i = 0; i < IDS; i++) {
+                    int index = i;
+                    Ticket found = sf.fromTransaction(s -> s.find(Ticket.class, BASE + index));
+                    if (present[index] && found == null) {
+                      falseNegatives.incrementAndGet();
+                    }
+                    assertThat(found != null).as("id %d", index).isEqualTo(present[index]);
+                  }
+                });
 
     assertThat(falseNegatives.get()).isZero();
     assertThat(checkedFinds.get()).isGreaterThan(THREADS * OPS_PER_THREAD / 2);
     assertThat(rebuilds).as("rebuilds raced with the churn").isPositive();
     long absent = java.util.stream.IntStream.range(0, IDS).filter(i -> !present[i]).count();
-    assertThat(sql.size()).as("absent ids were short-circuited after the churn")
+    assertThat(sql.size())
+        .as("absent ids were short-circuited after the churn")
         .isLessThanOrEqualTo((int) (IDS - absent) + 2);
   }
 

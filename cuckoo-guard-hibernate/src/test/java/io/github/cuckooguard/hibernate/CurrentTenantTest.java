@@ -113,7 +113,9 @@ class CurrentTenantTest {
     assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
     persist("a", 3);
     try (Session s = sf.withOptions().tenantIdentifier("root").openSession()) {
-      assertThat(s.find(TenantNote.class, 3L)).as("a's new row, read by the root tenant").isNotNull();
+      assertThat(s.find(TenantNote.class, 3L))
+          .as("a's new row, read by the root tenant")
+          .isNotNull();
     }
   }
 

@@ -29,12 +29,14 @@ final class Db {
 
   /** A unique in-memory database URL that lives until the JVM exits. */
   static String newUrl() {
-    return "jdbc:h2:mem:guard" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
+    return "jdbc:h2:mem:guard"
+        + DATABASES.incrementAndGet()
+        + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=10000";
   }
 
   /** A configuration on {@code url} with the given counter and extra settings. */
-  static Configuration configuration(String url, SqlCounter counter, Map<String, Object> settings,
-      Class<?>... entities) {
+  static Configuration configuration(
+      String url, SqlCounter counter, Map<String, Object> settings, Class<?>... entities) {
     Configuration cfg = new Configuration();
     for (Class<?> entity : entities) {
       cfg.addAnnotatedClass(entity);
@@ -54,11 +56,21 @@ final class Db {
   static synchronized SessionFactory shared() {
     if (shared == null) {
       sharedCounter = new SqlCounter();
-      shared = configuration(newUrl(), sharedCounter,
-          Map.of(CuckooGuardSettings.ENTITIES, Ledger.class.getName()),
-          Book.class, Note.class, Animal.class, Dog.class, Cat.class, OrderLine.class,
-          Ledger.class, Ticket.class, Plain.class)
-          .buildSessionFactory();
+      shared =
+          configuration(
+                  newUrl(),
+                  sharedCounter,
+                  Map.of(CuckooGuardSettings.ENTITIES, Ledger.class.getName()),
+                  Book.class,
+                  Note.class,
+                  Animal.class,
+                  Dog.class,
+                  Cat.class,
+                  OrderLine.class,
+                  Ledger.class,
+                  Ticket.class,
+                  Plain.class)
+              .buildSessionFactory();
       Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
     }
     return shared;
@@ -80,8 +92,8 @@ final class Db {
   /**
    * Tag of the tests that pin exact tracking of {@code StatelessSession} writes. Hibernate 6.6
    * gives those events no session, so the adapter follows a stateless write conservatively there
-   * (pass-through until a rebuild after its transaction); the 6.6 run excludes this tag and
-   * {@code StatelessWriteNeverMissedTest} covers 6.6 instead.
+   * (pass-through until a rebuild after its transaction); the 6.6 run excludes this tag and {@code
+   * StatelessWriteNeverMissedTest} covers 6.6 instead.
    */
   static final String STATELESS_EXACT_TAG = "hibernate7-stateless";
 

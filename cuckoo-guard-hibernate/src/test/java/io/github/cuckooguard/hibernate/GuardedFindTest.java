@@ -25,10 +25,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Finds through a guarded Session against H2 (shared factory; every test uses its own ids). A
- * "no SQL" check on an absent id could only fail through a false positive of that one id: with at
- * most a few hundred keys in a filter sized for 10,000 (100,000 for the defaults), the two
- * buckets of the id are almost surely empty, so the chance is far below 1e-4 per check.
+ * Finds through a guarded Session against H2 (shared factory; every test uses its own ids). A "no
+ * SQL" check on an absent id could only fail through a false positive of that one id: with at most
+ * a few hundred keys in a filter sized for 10,000 (100,000 for the defaults), the two buckets of
+ * the id are almost surely empty, so the chance is far below 1e-4 per check.
  */
 class GuardedFindTest {
 
@@ -93,27 +93,33 @@ class GuardedFindTest {
 
   @Test
   void insertIsFoundInTheSameTransactionBeforeAndAfterFlushAndInTheNext() {
-    Long id = inTx(sf, (Session s) -> {
-      Note note = new Note("draft");
-      s.persist(note); // sequence id assigned, no INSERT yet: only the persistence context has it
-      assertThat(s.find(Note.class, note.id)).isSameAs(note);
-      s.flush();
-      s.clear();
-      assertThat(s.find(Note.class, note.id)).isNotNull();
-      return note.id;
-    });
+    Long id =
+        inTx(
+            sf,
+            (Session s) -> {
+              Note note = new Note("draft");
+              s.persist(
+                  note); // sequence id assigned, no INSERT yet: only the persistence context has it
+              assertThat(s.find(Note.class, note.id)).isSameAs(note);
+              s.flush();
+              s.clear();
+              assertThat(s.find(Note.class, note.id)).isNotNull();
+              return note.id;
+            });
 
     assertThat(find(Note.class, id).entity()).isNotNull();
   }
 
   @Test
   void insertVisibleToAnotherTransactionOnlyAfterCommitAndNeverMissedAfter() {
-    inTx(sf, (Session writer) -> {
-      writer.persist(new Book(10, "ten"));
-      writer.flush();
-      // uncommitted: another transaction does not see it (the guard may say maybe: one select)
-      assertThat(find(Book.class, 10L).entity()).isNull();
-    });
+    inTx(
+        sf,
+        (Session writer) -> {
+          writer.persist(new Book(10, "ten"));
+          writer.flush();
+          // uncommitted: another transaction does not see it (the guard may say maybe: one select)
+          assertThat(find(Book.class, 10L).entity()).isNull();
+        });
     assertThat(find(Book.class, 10L).entity()).isNotNull();
   }
 
@@ -159,11 +165,13 @@ class GuardedFindTest {
   @Test
   void deleteAndReinsertInOneTransactionKeepsTheIdEitherWay() {
     inTx(sf, (Session s) -> s.persist(new Book(50, "old")));
-    inTx(sf, (Session s) -> {
-      s.remove(s.find(Book.class, 50L));
-      s.flush();
-      s.persist(new Book(50, "new"));
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.remove(s.find(Book.class, 50L));
+          s.flush();
+          s.persist(new Book(50, "new"));
+        });
     assertThat(((Book) find(Book.class, 50L).entity()).title).isEqualTo("new");
 
     try (Session s = sf.openSession()) {
@@ -182,18 +190,22 @@ class GuardedFindTest {
 
   @Test
   void referencesAndPersistenceContextAreNeverShortCircuited() {
-    inTx(sf, (Session s) -> {
-      Book reference = s.getReference(Book.class, 1_000_010L);
-      assertThat(reference).isNotNull(); // a proxy, as without the guard
-      assertThat(Hibernate.isInitialized(reference)).isFalse();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          Book reference = s.getReference(Book.class, 1_000_010L);
+          assertThat(reference).isNotNull(); // a proxy, as without the guard
+          assertThat(Hibernate.isInitialized(reference)).isFalse();
+        });
     inTx(sf, (Session s) -> s.persist(new Book(60, "sixty")));
-    inTx(sf, (Session s) -> {
-      Book reference = s.getReference(Book.class, 60L);
-      assertThat(s.find(Book.class, 60L)).isSameAs(reference); // the proxy, now initialised
-      assertThat(Hibernate.isInitialized(reference)).isTrue();
-      assertThat(((Book) Hibernate.unproxy(reference)).title).isEqualTo("sixty");
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          Book reference = s.getReference(Book.class, 60L);
+          assertThat(s.find(Book.class, 60L)).isSameAs(reference); // the proxy, now initialised
+          assertThat(Hibernate.isInitialized(reference)).isTrue();
+          assertThat(((Book) Hibernate.unproxy(reference)).title).isEqualTo("sixty");
+        });
   }
 
   @Test
@@ -225,7 +237,8 @@ class GuardedFindTest {
   }
 
   @Test
-  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes this tag
+  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes
+  // this tag
   void statelessSessionWritesInATransactionAreTracked() {
     try (StatelessSession s = sf.openStatelessSession()) {
       s.beginTransaction();
@@ -252,7 +265,8 @@ class GuardedFindTest {
   }
 
   @Test
-  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes this tag
+  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes
+  // this tag
   void statelessInsertOutsideATransactionIsTrackedFromBeforeItsStatement() {
     awaitWarmUp(sf);
     long rebuilds = guards.stats(Book.class).guard().rebuilds();
@@ -282,11 +296,13 @@ class GuardedFindTest {
       s.getTransaction().rollback();
     }
 
-    assertThat(find(Book.class, 100L).entity()).as("the existing row after the rollback")
+    assertThat(find(Book.class, 100L).entity())
+        .as("the existing row after the rollback")
         .isInstanceOfSatisfying(Book.class, book -> assertThat(book.title).isEqualTo("original"));
     assertThat(guards.mightContain(Book.class, 100L)).isTrue();
     guards.rebuild(Book.class).join();
-    assertThat(find(Book.class, 100L).entity()).as("the existing row after another rebuild")
+    assertThat(find(Book.class, 100L).entity())
+        .as("the existing row after another rebuild")
         .isInstanceOfSatisfying(Book.class, book -> assertThat(book.title).isEqualTo("original"));
     assertThat(guards.mightContain(Book.class, 100L)).isTrue();
   }

@@ -11,11 +11,10 @@ import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 
 /**
- * The core's contract on Hibernate and H2: an insert is a persist committed in its own session
- * and transaction, a remove a delete committed the same way, and the guard is the adapter's
- * guard of the entity, configured through {@code hibernate.cuckoo.*} from the contract's
- * {@link GuardSpec}. The churn is shortened (each write is a transaction) but still races at
- * least two rebuilds.
+ * The core's contract on Hibernate and H2: an insert is a persist committed in its own session and
+ * transaction, a remove a delete committed the same way, and the guard is the adapter's guard of
+ * the entity, configured through {@code hibernate.cuckoo.*} from the contract's {@link GuardSpec}.
+ * The churn is shortened (each write is a transaction) but still races at least two rebuilds.
  */
 class HibernateGuardContractTest extends GuardedSourceContract {
 
@@ -38,7 +37,8 @@ class HibernateGuardContractTest extends GuardedSourceContract {
       settings.put(CuckooGuardSettings.SEED, spec.seed());
     }
     SessionFactory sf =
-        Db.configuration(Db.newUrl(), new SqlCounter(), settings, Entry.class).buildSessionFactory();
+        Db.configuration(Db.newUrl(), new SqlCounter(), settings, Entry.class)
+            .buildSessionFactory();
     HibernateCuckooGuards guards = HibernateCuckooGuards.of(sf);
     Db.awaitWarmUp(sf);
     return new Subject() {
@@ -49,13 +49,15 @@ class HibernateGuardContractTest extends GuardedSourceContract {
 
       @Override
       public void remove(long key) {
-        sf.inTransaction((Session s) -> {
-          Entry entry = s.find(Entry.class, key); // a guarded find: null here is a false negative
-          if (entry == null) {
-            throw new AssertionError("find(" + key + ") returned null for a committed row");
-          }
-          s.remove(entry);
-        });
+        sf.inTransaction(
+            (Session s) -> {
+              Entry entry =
+                  s.find(Entry.class, key); // a guarded find: null here is a false negative
+              if (entry == null) {
+                throw new AssertionError("find(" + key + ") returned null for a committed row");
+              }
+              s.remove(entry);
+            });
       }
 
       @Override

@@ -43,12 +43,14 @@ class IdentityIdTest {
 
   @Test
   void committedIdentityInsertIsFoundAcrossARebuildAndARolledBackOneIsShortCircuited() {
-    Long kept = sf.fromTransaction((Session s) -> {
-      Receipt receipt = new Receipt("kept");
-      s.persist(receipt);
-      guards.rebuild(Receipt.class).join(); // the row is not committed yet
-      return receipt.id;
-    });
+    Long kept =
+        sf.fromTransaction(
+            (Session s) -> {
+              Receipt receipt = new Receipt("kept");
+              s.persist(receipt);
+              guards.rebuild(Receipt.class).join(); // the row is not committed yet
+              return receipt.id;
+            });
     Long undone;
     try (Session s = sf.openSession()) {
       s.beginTransaction();
@@ -66,7 +68,8 @@ class IdentityIdTest {
   }
 
   @Test
-  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes this tag
+  @Tag(Db.STATELESS_EXACT_TAG) // exact stateless tracking needs Hibernate 7; the 6.6 run excludes
+  // this tag
   void identityInsertOutsideATransactionPassesThroughUntilARebuildSeesIt() {
     awaitWarmUp(sf);
     long id;

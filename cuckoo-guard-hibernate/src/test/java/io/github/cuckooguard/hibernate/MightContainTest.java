@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link HibernateCuckooGuards#mightContain}, the guard's answer outside any session, on its own
  * factory: it follows exactly the writes that {@code Session.find} is short-circuited by. An
- * "absent" assertion can only fail through a false positive of that one id, in a filter sized
- * for 10,000 rows holding a handful: far below 1e-4 per check.
+ * "absent" assertion can only fail through a false positive of that one id, in a filter sized for
+ * 10,000 rows holding a handful: far below 1e-4 per check.
  */
 class MightContainTest {
 
@@ -37,8 +37,19 @@ class MightContainTest {
 
   @BeforeAll
   static void start() {
-    sf = Db.configuration(Db.newUrl(), sql, Map.of(), Book.class, Review.class, OrderLine.class,
-        Animal.class, Dog.class, Cat.class, Plain.class).buildSessionFactory();
+    sf =
+        Db.configuration(
+                Db.newUrl(),
+                sql,
+                Map.of(),
+                Book.class,
+                Review.class,
+                OrderLine.class,
+                Animal.class,
+                Dog.class,
+                Cat.class,
+                Plain.class)
+            .buildSessionFactory();
     guards = HibernateCuckooGuards.of(sf);
     awaitWarmUp(sf);
   }
@@ -55,11 +66,15 @@ class MightContainTest {
     inTx(sf, (Session s) -> s.persist(new Book(100, "hundred")));
     assertThat(guards.mightContain(Book.class, 100L)).isTrue();
 
-    inTx(sf, (Session s) -> {
-      s.remove(s.find(Book.class, 100L));
-      s.flush();
-      assertThat(guards.mightContain(Book.class, 100L)).as("delete flushed, not committed").isTrue();
-    });
+    inTx(
+        sf,
+        (Session s) -> {
+          s.remove(s.find(Book.class, 100L));
+          s.flush();
+          assertThat(guards.mightContain(Book.class, 100L))
+              .as("delete flushed, not committed")
+              .isTrue();
+        });
     assertThat(guards.mightContain(Book.class, 100L)).as("delete committed").isFalse();
   }
 
@@ -69,7 +84,8 @@ class MightContainTest {
       s.beginTransaction();
       s.persist(new Book(200, "two hundred"));
       assertThat(guards.mightContain(Book.class, 200L))
-          .as("persisted, not flushed: only the persistence context knows it").isFalse();
+          .as("persisted, not flushed: only the persistence context knows it")
+          .isFalse();
       s.flush();
       assertThat(guards.mightContain(Book.class, 200L)).as("INSERT ran, uncommitted").isTrue();
       s.getTransaction().rollback();
@@ -110,22 +126,32 @@ class MightContainTest {
     inTx(sf, (Session s) -> s.persist(book));
     inTx(sf, (Session s) -> s.persist(new Review(s.find(Book.class, 500L), 1, "good")));
     assertThat(guards.mightContain(Review.class, new Review.Key(book, 2)))
-        .as("an id holding an association needs a session to become a key").isTrue();
-    assertThat(sql.during(() -> assertThat(
-            inTx(sf, (Session s) -> s.find(Review.class, new Review.Key(s.find(Book.class, 500L), 2))))
-        .isNull()))
-        .as("Session.find is still short-circuited: one select, of the book").hasSize(1);
+        .as("an id holding an association needs a session to become a key")
+        .isTrue();
+    assertThat(
+            sql.during(
+                () ->
+                    assertThat(
+                            inTx(
+                                sf,
+                                (Session s) ->
+                                    s.find(
+                                        Review.class, new Review.Key(s.find(Book.class, 500L), 2))))
+                        .isNull()))
+        .as("Session.find is still short-circuited: one select, of the book")
+        .hasSize(1);
   }
 
   @Test
   void passesThroughWhileStale() {
     CountDownLatch scanMayRun = new CountDownLatch(1);
     Thread test = Thread.currentThread();
-    sql.hook(statement -> {
-      if (Thread.currentThread() != test && statement.contains("from Book")) {
-        awaitQuietly(scanMayRun);
-      }
-    });
+    sql.hook(
+        statement -> {
+          if (Thread.currentThread() != test && statement.contains("from Book")) {
+            awaitQuietly(scanMayRun);
+          }
+        });
     try {
       guards.markStale(Book.class);
       assertThat(guards.mightContain(Book.class, 600L)).as("rebuild scan held").isTrue();
@@ -171,11 +197,14 @@ class MightContainTest {
         .hasMessageContaining(Plain.class.getName() + " is not a guarded entity")
         .hasMessageContaining("@GuardedEntity");
     assertThatThrownBy(() -> guards.mightContain(Book.class, null))
-        .isInstanceOf(NullPointerException.class).hasMessage("id");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("id");
     assertThatThrownBy(() -> guards.mightContain(null, 1L))
-        .isInstanceOf(NullPointerException.class).hasMessage("entity");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("entity");
     assertThatThrownBy(() -> guards.isGuarded(null))
-        .isInstanceOf(NullPointerException.class).hasMessage("entity");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("entity");
     assertThatThrownBy(() -> guards.mightContain(Book.class, "a", 1L))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not multi-tenant, but tenant a was given");

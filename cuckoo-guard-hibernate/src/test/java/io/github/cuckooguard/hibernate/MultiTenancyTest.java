@@ -52,10 +52,12 @@ class MultiTenancyTest {
 
     assertThat(find("a", 1)).isNotNull();
     assertThat(find("b", 2)).isNotNull();
-    List<String> crossTenant = sql.during(() -> {
-      assertThat(find("a", 2)).isNull();
-      assertThat(find("b", 1)).isNull();
-    });
+    List<String> crossTenant =
+        sql.during(
+            () -> {
+              assertThat(find("a", 2)).isNull();
+              assertThat(find("b", 1)).isNull();
+            });
     assertThat(crossTenant).as("another tenant's id is absent for this tenant's guard").isEmpty();
 
     inTenant("a", s -> s.remove(s.find(TenantNote.class, 1L)));

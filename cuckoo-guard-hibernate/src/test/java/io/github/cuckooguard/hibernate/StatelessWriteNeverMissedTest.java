@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code StatelessSession} writes are never missed, on every supported Hibernate line: exactly
- * tracked on 7.x, held in pass-through until a rebuild after their transaction on 6.6, whose
- * events carry no session. Either way a committed row is found, and the guard is back to short
- * circuiting once its transaction completed.
+ * tracked on 7.x, held in pass-through until a rebuild after their transaction on 6.6, whose events
+ * carry no session. Either way a committed row is found, and the guard is back to short circuiting
+ * once its transaction completed.
  */
 class StatelessWriteNeverMissedTest {
 

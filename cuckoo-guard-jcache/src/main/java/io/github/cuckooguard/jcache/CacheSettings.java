@@ -18,9 +18,9 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The guard settings of one cache, read from properties by the rules of {@link GuardSettings}:
- * four layers (per cache, then for all caches; each in the manager's properties, then in the
- * system properties), each checked by {@link GuardSpec#parse}, then merged setting by setting.
+ * The guard settings of one cache, read from properties by the rules of {@link GuardSettings}: four
+ * layers (per cache, then for all caches; each in the manager's properties, then in the system
+ * properties), each checked by {@link GuardSpec#parse}, then merged setting by setting.
  */
 record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
 
@@ -28,22 +28,25 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
 
   /** Names under the prefixes that this adapter reads itself (after the prefix). */
   @SuppressWarnings("deprecation")
-  private static final Set<String> ADAPTER_NAMES = Set.of(GuardSettings.FUNNEL, GuardSettings.EXPECTED_ENTRIES,
-      "delegate");
+  private static final Set<String> ADAPTER_NAMES =
+      Set.of(GuardSettings.FUNNEL, GuardSettings.EXPECTED_ENTRIES, "delegate");
 
   /** One layer: the settings found under one prefix in one set of properties. */
   private record Layer(String prefix, String source, Map<String, String> settings) {}
 
-  static CacheSettings resolve(String cacheName, @Nullable Properties properties, @Nullable ClassLoader classLoader) {
+  static CacheSettings resolve(
+      String cacheName, @Nullable Properties properties, @Nullable ClassLoader classLoader) {
     Properties manager = properties != null ? properties : new Properties();
     Properties system = System.getProperties();
     String perCache = GuardSettings.CACHE_PREFIX + cacheName + ".";
-    List<Layer> layers = List.of(
-        layer(perCache, manager, "cache manager property"),
-        layer(perCache, system, "system property"),
-        layer(GuardSettings.PREFIX, manager, "cache manager property"),
-        layer(GuardSettings.PREFIX, system, "system property"));
-    Map<String, String> merged = new LinkedHashMap<>(); // canonical name -> value; the first layer wins
+    List<Layer> layers =
+        List.of(
+            layer(perCache, manager, "cache manager property"),
+            layer(perCache, system, "system property"),
+            layer(GuardSettings.PREFIX, manager, "cache manager property"),
+            layer(GuardSettings.PREFIX, system, "system property"));
+    Map<String, String> merged =
+        new LinkedHashMap<>(); // canonical name -> value; the first layer wins
     String funnel = null;
     String funnelName = null;
     for (Layer layer : layers) {
@@ -62,30 +65,47 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
           continue;
         }
         if (canonical.equals("expectedentries")) {
-          LOGGER.log(Level.WARNING, e.getKey() + " is deprecated; use " + layer.prefix()
-              + GuardSettings.EXPECTED_INSERTIONS);
+          LOGGER.log(
+              Level.WARNING,
+              e.getKey()
+                  + " is deprecated; use "
+                  + layer.prefix()
+                  + GuardSettings.EXPECTED_INSERTIONS);
           canonical = "expectedinsertions";
         }
         merged.putIfAbsent(canonical, e.getValue());
       }
     }
-    return new CacheSettings(GuardSpec.parse(merged, "", Set.of()),
-        funnel == null || funnelName == null ? ObjectFunnel.INSTANCE : loadFunnel(funnelName, funnel, classLoader));
+    return new CacheSettings(
+        GuardSpec.parse(merged, "", Set.of()),
+        funnel == null || funnelName == null
+            ? ObjectFunnel.INSTANCE
+            : loadFunnel(funnelName, funnel, classLoader));
   }
 
   /**
    * The guard for a cache with these settings.
    *
-   * @throws IllegalArgumentException if the filter cannot be built with these settings (e.g. an
-   *     fpp below what the widest fingerprints reach); the message names the cache and settings
+   * @throws IllegalArgumentException if the filter cannot be built with these settings (e.g. an fpp
+   *     below what the widest fingerprints reach); the message names the cache and settings
    */
   <K> CacheGuard<K> newGuard(String cacheName, boolean eventsBeforeReturn) {
-    CuckooGuard.Builder<K> builder = CuckooGuard.<K>newBuilder(funnel).spec(spec).name("jcache:" + cacheName);
+    CuckooGuard.Builder<K> builder =
+        CuckooGuard.<K>newBuilder(funnel).spec(spec).name("jcache:" + cacheName);
     try {
       return new CacheGuard<>(builder, eventsBeforeReturn);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("The guard of cache '" + cacheName + "' cannot be built with " + spec
-          + ": " + e.getMessage() + "; change the " + GuardSettings.PREFIX + "* properties (see GuardSettings)", e);
+      throw new IllegalArgumentException(
+          "The guard of cache '"
+              + cacheName
+              + "' cannot be built with "
+              + spec
+              + ": "
+              + e.getMessage()
+              + "; change the "
+              + GuardSettings.PREFIX
+              + "* properties (see GuardSettings)",
+          e);
     }
   }
 
@@ -100,7 +120,9 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
     return new Layer(prefix, source, settings);
   }
 
-  /** Rejects unknown names and bad values of one layer, naming the property and where it was found. */
+  /**
+   * Rejects unknown names and bad values of one layer, naming the property and where it was found.
+   */
   private static void check(Layer layer) {
     try {
       GuardSpec.parse(layer.settings(), layer.prefix(), ADAPTER_NAMES);
@@ -110,7 +132,8 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
           try {
             GuardSpec.parse(Map.of(asNewName, e.getValue()), layer.prefix(), Set.of());
           } catch (IllegalArgumentException bad) {
-            throw new IllegalArgumentException(String.valueOf(bad.getMessage()).replace(asNewName, e.getKey()), bad);
+            throw new IllegalArgumentException(
+                String.valueOf(bad.getMessage()).replace(asNewName, e.getKey()), bad);
           }
         }
       }
@@ -124,21 +147,30 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
   }
 
   @SuppressWarnings("unchecked")
-  private static Funnel<Object> loadFunnel(String name, String value, @Nullable ClassLoader classLoader) {
+  private static Funnel<Object> loadFunnel(
+      String name, String value, @Nullable ClassLoader classLoader) {
     String className = value.trim();
     try {
       Class<?> type = Class.forName(className, true, classLoader);
       if (!Funnel.class.isAssignableFrom(type)) {
-        throw new IllegalArgumentException(name + " (" + className + ") does not implement " + Funnel.class.getName());
+        throw new IllegalArgumentException(
+            name + " (" + className + ") does not implement " + Funnel.class.getName());
       }
       return (Funnel<Object>) type.getConstructor().newInstance();
     } catch (ClassNotFoundException e) {
-      throw new IllegalArgumentException(name + " (" + className + ") was not found by the cache manager's"
-          + " class loader; give the fully qualified name of a Funnel class on the class path", e);
+      throw new IllegalArgumentException(
+          name
+              + " ("
+              + className
+              + ") was not found by the cache manager's"
+              + " class loader; give the fully qualified name of a Funnel class on the class path",
+          e);
     } catch (NoSuchMethodException | InstantiationException | IllegalAccessException e) {
-      throw new IllegalArgumentException(name + " (" + className + ") needs a public no-argument constructor", e);
+      throw new IllegalArgumentException(
+          name + " (" + className + ") needs a public no-argument constructor", e);
     } catch (InvocationTargetException e) {
-      throw new IllegalArgumentException(name + " (" + className + "): the constructor threw " + e.getCause(), e);
+      throw new IllegalArgumentException(
+          name + " (" + className + "): the constructor threw " + e.getCause(), e);
     }
   }
 }

@@ -8,23 +8,25 @@ import io.github.cuckooguard.GuardSpec;
  * The properties that configure {@link GuardedCachingProvider} and the guards of its caches.
  *
  * <p>The guard settings are the core's {@link GuardSpec} properties ({@value #EXPECTED_INSERTIONS},
- * {@value #FPP}, {@code fingerprint-bits}, {@code expansion}, {@code seed},
- * {@code rebuild-load-threshold}, {@code fpp-drift-factor}; see {@link GuardSpec#PROPERTY_NAMES}),
- * read by {@link GuardSpec#parse}, plus this adapter's {@value #FUNNEL}. Each is looked up, first
- * match wins, as
+ * {@value #FPP}, {@code fingerprint-bits}, {@code expansion}, {@code seed}, {@code
+ * rebuild-load-threshold}, {@code fpp-drift-factor}; see {@link GuardSpec#PROPERTY_NAMES}), read by
+ * {@link GuardSpec#parse}, plus this adapter's {@value #FUNNEL}. Each is looked up, first match
+ * wins, as
+ *
  * <ol>
- *   <li>{@code cuckooguard.cache.<cache name>.<setting>} in the properties given to
- *       {@link javax.cache.spi.CachingProvider#getCacheManager(java.net.URI, ClassLoader,
+ *   <li>{@code cuckooguard.cache.<cache name>.<setting>} in the properties given to {@link
+ *       javax.cache.spi.CachingProvider#getCacheManager(java.net.URI, ClassLoader,
  *       java.util.Properties) getCacheManager}, then in the system properties;
  *   <li>{@code cuckooguard.<setting>} in those properties, then in the system properties;
  *   <li>the default ({@link GuardSpec}: {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}
  *       expected insertions, fpp {@value AbstractFilterBuilder#DEFAULT_FPP}).
  * </ol>
+ *
  * For example {@code -Dcuckooguard.expected-insertions=100000 -Dcuckooguard.cache.users.fpp=0.001}.
  * Names may be written in kebab-case, snake_case or camelCase. A bad value, or an unknown setting
- * under {@value #PREFIX} (or {@code cuckooguard.cache.<name>.}), makes
- * {@code createCache}/{@code getCache} throw {@link IllegalArgumentException} naming the property,
- * where it was found, the value and the accepted values or names.
+ * under {@value #PREFIX} (or {@code cuckooguard.cache.<name>.}), makes {@code createCache}/{@code
+ * getCache} throw {@link IllegalArgumentException} naming the property, where it was found, the
+ * value and the accepted values or names.
  *
  * <p>Not instantiable.
  */
@@ -56,17 +58,19 @@ public final class GuardSettings {
    *
    * @deprecated use {@link #EXPECTED_INSERTIONS}
    */
-  @Deprecated
-  public static final String EXPECTED_ENTRIES = "expected-entries";
+  @Deprecated public static final String EXPECTED_ENTRIES = "expected-entries";
 
-  /** Setting: target false-positive probability of a cache's guard, in (0, 1) ({@link GuardSpec#fpp()}). */
+  /**
+   * Setting: target false-positive probability of a cache's guard, in (0, 1) ({@link
+   * GuardSpec#fpp()}).
+   */
   public static final String FPP = "fpp";
 
   /**
    * Setting: class name of the {@link Funnel} for a cache's keys; it needs a public no-argument
-   * constructor and is loaded by the cache manager's class loader. By default keys of type
-   * {@code String}, {@code Long}, {@code Integer}, {@code UUID} and {@code byte[]} are hashed by
-   * value and any other key by its {@code hashCode()}.
+   * constructor and is loaded by the cache manager's class loader. By default keys of type {@code
+   * String}, {@code Long}, {@code Integer}, {@code UUID} and {@code byte[]} are hashed by value and
+   * any other key by its {@code hashCode()}.
    */
   public static final String FUNNEL = "funnel";
 

@@ -36,29 +36,30 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Cache} of any JSR-107 provider with a {@link CuckooGuard} in front: a lookup of a key
- * the guard knows is absent returns at once, without the provider's round trip (a network hop for
- * a distributed cache). Everything else is passed to the wrapped cache unchanged.
+ * the guard knows is absent returns at once, without the provider's round trip (a network hop for a
+ * distributed cache). Everything else is passed to the wrapped cache unchanged.
  *
  * <h2>What is short-circuited</h2>
  *
  * On a key the guard reports definitely absent: {@link #get} returns null, {@link #containsKey},
  * {@link #remove(Object)}, {@link #remove(Object, Object)}, {@link #replace(Object, Object)} and
- * {@link #replace(Object, Object, Object)} return false, {@link #getAndRemove} and
- * {@link #getAndReplace} return null; {@link #getAll} and {@link #removeAll(Set)} ask the provider
- * only for the other keys; {@link #invoke} runs the processor here against an absent entry and goes
- * to the provider only if the processor created the entry (then as {@code putIfAbsent}, falling
- * back to the provider's {@code invoke} if the key appeared meanwhile, so the processor may run
- * twice in that race); {@link #invokeAll} does the same per key. The arguments are checked exactly
- * as the provider would: null keys, values and processors throw {@link NullPointerException}, a
- * closed cache throws {@link IllegalStateException}.
+ * {@link #replace(Object, Object, Object)} return false, {@link #getAndRemove} and {@link
+ * #getAndReplace} return null; {@link #getAll} and {@link #removeAll(Set)} ask the provider only
+ * for the other keys; {@link #invoke} runs the processor here against an absent entry and goes to
+ * the provider only if the processor created the entry (then as {@code putIfAbsent}, falling back
+ * to the provider's {@code invoke} if the key appeared meanwhile, so the processor may run twice in
+ * that race); {@link #invokeAll} does the same per key. The arguments are checked exactly as the
+ * provider would: null keys, values and processors throw {@link NullPointerException}, a closed
+ * cache throws {@link IllegalStateException}.
  *
  * <p>Where a short-circuit cannot be exact, there is none:
+ *
  * <ul>
- *   <li><b>Read-through</b> ({@code isReadThrough()}): a miss must reach the loader, so
- *       {@code get}, {@code getAll} and {@code invoke} always go to the provider.
- *   <li><b>Write-through</b> ({@code isWriteThrough()}): the provider calls the
- *       {@code CacheWriter} even for a key it does not hold, so {@code remove(key)},
- *       {@code getAndRemove}, {@code removeAll(keys)} and {@code invoke} always go to the provider.
+ *   <li><b>Read-through</b> ({@code isReadThrough()}): a miss must reach the loader, so {@code
+ *       get}, {@code getAll} and {@code invoke} always go to the provider.
+ *   <li><b>Write-through</b> ({@code isWriteThrough()}): the provider calls the {@code CacheWriter}
+ *       even for a key it does not hold, so {@code remove(key)}, {@code getAndRemove}, {@code
+ *       removeAll(keys)} and {@code invoke} always go to the provider.
  *   <li><b>Statistics</b> ({@code isStatisticsEnabled()}, also when switched on later through
  *       {@link GuardedCacheManager#enableStatistics}): on Caffeine's provider a {@code get} or
  *       {@code getAll} the guard answers is counted as a miss in the provider's statistics, so it
@@ -71,38 +72,37 @@ import org.jspecify.annotations.Nullable;
  * <h2>How the guard follows the cache</h2>
  *
  * <ul>
- *   <li><b>Entries that appear</b>: every call through this object that may create an entry
- *       begins its keys' enters ({@link io.github.cuckooguard.PendingEnter}) before the provider
- *       call and ends them after it, visible if the provider's synchronous {@code Created} event
- *       for the key ran meanwhile, else aborted; so a key written through this object is never
- *       reported absent, also while the guard rebuilds. A key written by another process (another
- *       Hazelcast member) is entered by its {@code Created} event once that reached this process's
- *       listener. Lost events (a member leaving, an overloaded event queue) call for
- *       {@link #markStale}. The argument is in {@code internal.CacheGuard}.
- *   <li><b>Entries that go</b>: {@link #remove(Object)}, {@link #remove(Object, Object)} and
- *       {@link #getAndRemove} remove the key's fingerprint when the wrapped provider makes every
- *       creation in this process and reports it before the creating call returns (Caffeine's
- *       provider): the leave is announced before the provider call and completed after it. Other
- *       removals (expiry, eviction, {@code removeAll}, entry processors, other processes, and any
- *       removal on other providers) leave their fingerprints until the next rebuild: lookups of
- *       those keys go to the provider (false positives), never the reverse. The guard rebuilds
- *       from the cache when its filter passes its load threshold, had to grow, or its observed
- *       false-positive rate drifts, which clears the leaks.
+ *   <li><b>Entries that appear</b>: every call through this object that may create an entry begins
+ *       its keys' enters ({@link io.github.cuckooguard.PendingEnter}) before the provider call and
+ *       ends them after it, visible if the provider's synchronous {@code Created} event for the key
+ *       ran meanwhile, else aborted; so a key written through this object is never reported absent,
+ *       also while the guard rebuilds. A key written by another process (another Hazelcast member)
+ *       is entered by its {@code Created} event once that reached this process's listener. Lost
+ *       events (a member leaving, an overloaded event queue) call for {@link #markStale}. The
+ *       argument is in {@code internal.CacheGuard}.
+ *   <li><b>Entries that go</b>: {@link #remove(Object)}, {@link #remove(Object, Object)} and {@link
+ *       #getAndRemove} remove the key's fingerprint when the wrapped provider makes every creation
+ *       in this process and reports it before the creating call returns (Caffeine's provider): the
+ *       leave is announced before the provider call and completed after it. Other removals (expiry,
+ *       eviction, {@code removeAll}, entry processors, other processes, and any removal on other
+ *       providers) leave their fingerprints until the next rebuild: lookups of those keys go to the
+ *       provider (false positives), never the reverse. The guard rebuilds from the cache when its
+ *       filter passes its load threshold, had to grow, or its observed false-positive rate drifts,
+ *       which clears the leaks.
  *   <li><b>{@link #clear()}</b> fires no events: the guard answers "might be present" until a
  *       rebuild has read the cache again.
  *   <li><b>A cache that already held entries</b> when it was wrapped, and any event that may have
  *       been lost ({@link #markStale}), put the guard in pass-through (every key "might be
- *       present") until a rebuild has read the cache's keys. A cache that
- *       {@link GuardedCacheManager#createCache} created on a provider that keeps caches in this
- *       process (Caffeine, Ehcache) gets the listener inside its creation configuration and needs
- *       no such scan.
- *   <li><b>Rebuilds</b> read the provider's own storage where the adapter knows it (Caffeine's
- *       map, Ehcache's store, a Hazelcast member's partitions, in bulk), which is no JCache access:
- *       no access expiry, no hits. Elsewhere they iterate the wrapped cache
- *       ({@link Cache#iterator()}), which JCache counts as an access of every entry.
+ *       present") until a rebuild has read the cache's keys. A cache that {@link
+ *       GuardedCacheManager#createCache} created on a provider that keeps caches in this process
+ *       (Caffeine, Ehcache) gets the listener inside its creation configuration and needs no such
+ *       scan.
+ *   <li><b>Rebuilds</b> read the provider's own storage where the adapter knows it (Caffeine's map,
+ *       Ehcache's store, a Hazelcast member's partitions, in bulk), which is no JCache access: no
+ *       access expiry, no hits. Elsewhere they iterate the wrapped cache ({@link
+ *       Cache#iterator()}), which JCache counts as an access of every entry.
  *   <li><b>Hazelcast</b>: the guard's listener is asynchronous, so no write waits on it; a write
- *       through this object ends its enter visible whenever the key is in the cache after the
- *       call.
+ *       through this object ends its enter visible whenever the key is in the cache after the call.
  * </ul>
  *
  * <p>Writes must go through this object or reach the provider's event listeners (writes by other
@@ -173,12 +173,12 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Tells the guard that the cache may have changed without events reaching it (a member left
-   * the cluster, events were dropped under load, the cache was written by a path that bypasses
-   * listeners): the guard answers "might be present" for every key until a rebuild, requested
-   * here, has read the cache's keys again. Call it once the change is visible; for Hazelcast, from
-   * a {@code MembershipListener.memberRemoved}, a {@code MigrationListener} and a cache
-   * {@code PartitionLostListener}.
+   * Tells the guard that the cache may have changed without events reaching it (a member left the
+   * cluster, events were dropped under load, the cache was written by a path that bypasses
+   * listeners): the guard answers "might be present" for every key until a rebuild, requested here,
+   * has read the cache's keys again. Call it once the change is visible; for Hazelcast, from a
+   * {@code MembershipListener.memberRemoved}, a {@code MigrationListener} and a cache {@code
+   * PartitionLostListener}.
    *
    * @param reason logged and passed to rebuild listeners
    * @throws NullPointerException if {@code reason} is null
@@ -229,7 +229,9 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
+  public void loadAll(
+      Set<? extends K> keys,
+      boolean replaceExistingValues,
       @Nullable CompletionListener completionListener) {
     writes.loadAll(keys, replaceExistingValues, completionListener);
   }
@@ -305,13 +307,14 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  public <T> @Nullable T invoke(K key, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
+  public <T> @Nullable T invoke(
+      K key, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
     return processors.invoke(key, entryProcessor, arguments);
   }
 
   @Override
-  public <T> Map<K, EntryProcessorResult<T>> invokeAll(Set<? extends K> keys,
-      EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
+  public <T> Map<K, EntryProcessorResult<T>> invokeAll(
+      Set<? extends K> keys, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
     return processors.invokeAll(keys, entryProcessor, arguments);
   }
 
@@ -329,25 +332,28 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * The wrapped cache's configuration; asked for as {@link Configuration} or
-   * {@link CompleteConfiguration}, a read-only view without the guard's own listener.
+   * The wrapped cache's configuration; asked for as {@link Configuration} or {@link
+   * CompleteConfiguration}, a read-only view without the guard's own listener.
    */
   @Override
   public <C extends Configuration<K, V>> C getConfiguration(Class<C> clazz) {
     C config = delegate.getConfiguration(clazz);
-    if (config instanceof CompleteConfiguration<K, V> complete && clazz.isAssignableFrom(HidingConfiguration.class)) {
+    if (config instanceof CompleteConfiguration<K, V> complete
+        && clazz.isAssignableFrom(HidingConfiguration.class)) {
       return clazz.cast(new HidingConfiguration<>(complete));
     }
     return config;
   }
 
   @Override
-  public void registerCacheEntryListener(CacheEntryListenerConfiguration<K, V> cacheEntryListenerConfiguration) {
+  public void registerCacheEntryListener(
+      CacheEntryListenerConfiguration<K, V> cacheEntryListenerConfiguration) {
     delegate.registerCacheEntryListener(cacheEntryListenerConfiguration);
   }
 
   @Override
-  public void deregisterCacheEntryListener(CacheEntryListenerConfiguration<K, V> cacheEntryListenerConfiguration) {
+  public void deregisterCacheEntryListener(
+      CacheEntryListenerConfiguration<K, V> cacheEntryListenerConfiguration) {
     delegate.deregisterCacheEntryListener(cacheEntryListenerConfiguration);
   }
 
@@ -382,8 +388,8 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    * Guards an existing cache: registers the guard's listener, then reads the cache's keys in the
    * background while the guard answers in pass-through mode.
    */
-  static <K, V> GuardedCache<K, V> wrapExisting(Cache<K, V> cache, CacheGuard<K> guard,
-      @Nullable GuardedCacheManager manager) {
+  static <K, V> GuardedCache<K, V> wrapExisting(
+      Cache<K, V> cache, CacheGuard<K> guard, @Nullable GuardedCacheManager manager) {
     boolean hazelcast = NativeKeys.isHazelcast(cache);
     if (hazelcast) {
       guard.asynchronousEvents();
@@ -396,15 +402,19 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
       guard.guard().markStale("cache '" + cache.getName() + "' was closed when it was obtained");
       return new GuardedCache<>(cache, guard, manager);
     }
-    // Hazelcast: asynchronous, so that no write waits on the guard's listener (a synchronous one can
-    // hold a write until Hazelcast's completion timeout: an update whose expiry is zero, a read-only
+    // Hazelcast: asynchronous, so that no write waits on the guard's listener (a synchronous one
+    // can
+    // hold a write until Hazelcast's completion timeout: an update whose expiry is zero, a
+    // read-only
     // entry processor, a write whose writer throws); writes through this object end their enters
     // on what the call left in the cache instead (CacheGuard.asynchronousEvents). Hazelcast counts
     // an asynchronous listener's handling of an event towards the completion latch of the
     // application's synchronous listeners, so with the guard registered such a listener may run
     // after the write returned (see the README).
     cache.registerCacheEntryListener(GuardListener.configuration(guard, !hazelcast));
-    guard.guard().markStale("initial scan of cache '" + cache.getName() + "', which may hold entries");
+    guard
+        .guard()
+        .markStale("initial scan of cache '" + cache.getName() + "', which may hold entries");
     return new GuardedCache<>(cache, guard, manager);
   }
 
@@ -418,8 +428,8 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Builds a {@link GuardedCache} around an existing cache. Setters check their values at once;
-   * the guard settings are given either as a {@link GuardSpec} or one by one, not both. Not
+   * Builds a {@link GuardedCache} around an existing cache. Setters check their values at once; the
+   * guard settings are given either as a {@link GuardSpec} or one by one, not both. Not
    * thread-safe.
    *
    * @param <K> the key type
@@ -438,10 +448,10 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     }
 
     /**
-     * How keys are turned into bytes for hashing; by default a funnel that handles
-     * {@code String}, {@code Long}, {@code Integer}, {@code UUID} and {@code byte[]} by value and
-     * any other key by its {@code hashCode()} (fine, but with more false positives for keys
-     * whose hash codes collide). Equal keys must produce equal bytes.
+     * How keys are turned into bytes for hashing; by default a funnel that handles {@code String},
+     * {@code Long}, {@code Integer}, {@code UUID} and {@code byte[]} by value and any other key by
+     * its {@code hashCode()} (fine, but with more false positives for keys whose hash codes
+     * collide). Equal keys must produce equal bytes.
      *
      * @throws NullPointerException if {@code funnel} is null
      */
@@ -458,8 +468,10 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
      */
     public Builder<K, V> spec(GuardSpec spec) {
       if (this.spec != null || settingsTouched) {
-        throw new IllegalStateException("the guard settings were already given (" + (this.spec != null ? this.spec
-            : "one by one") + ")");
+        throw new IllegalStateException(
+            "the guard settings were already given ("
+                + (this.spec != null ? this.spec : "one by one")
+                + ")");
       }
       this.spec = Objects.requireNonNull(spec, "spec");
       return this;
@@ -467,16 +479,17 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
 
     private GuardSpec.Builder settings() {
       if (spec != null) {
-        throw new IllegalStateException("the guard settings were already given as a spec (" + spec + ")");
+        throw new IllegalStateException(
+            "the guard settings were already given as a spec (" + spec + ")");
       }
       settingsTouched = true;
       return settings;
     }
 
     /**
-     * Keys the guard holds without a rebuild (default
-     * {@value AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}); see
-     * {@link GuardSpec.Builder#expectedInsertions}.
+     * Keys the guard holds without a rebuild (default {@value
+     * AbstractFilterBuilder#DEFAULT_EXPECTED_INSERTIONS}); see {@link
+     * GuardSpec.Builder#expectedInsertions}.
      *
      * @throws IllegalArgumentException if not positive
      */
@@ -525,13 +538,15 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
      * @throws IllegalArgumentException if the filter settings cannot be met
      */
     public GuardedCache<K, V> build() {
-      CuckooGuard.Builder<K> builder = CuckooGuard.<K>newBuilder(funnel)
-          .spec(spec != null ? spec : settings.build())
-          .name("jcache:" + cache.getName());
+      CuckooGuard.Builder<K> builder =
+          CuckooGuard.<K>newBuilder(funnel)
+              .spec(spec != null ? spec : settings.build())
+              .name("jcache:" + cache.getName());
       if (executor != null) {
         builder.executor(executor);
       }
-      return wrapExisting(cache, new CacheGuard<>(builder, DelegateProviders.eventsBeforeReturn(cache)), null);
+      return wrapExisting(
+          cache, new CacheGuard<>(builder, DelegateProviders.eventsBeforeReturn(cache)), null);
     }
   }
 }

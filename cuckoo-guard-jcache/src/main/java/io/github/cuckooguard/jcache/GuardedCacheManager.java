@@ -23,12 +23,12 @@ import org.jspecify.annotations.Nullable;
  * the delegate, so names, URIs, properties, management beans and events are the delegate's.
  *
  * <p>Each cache gets its own guard, configured from the manager's properties and the system
- * properties as described in {@link GuardSettings}. A cache created here ({@link #createCache})
- * on a provider that keeps caches in this process (Caffeine, Ehcache) gets the guard's listener
- * inside its creation configuration, so the guard sees every entry from the first. Any other cache
- * ({@link #getCache} of a cache created by the provider's own configuration or by another process,
- * any cache of a distributed provider) is read once in the background first, during which its
- * guard answers "might be present" for every key; see {@link GuardedCache}.
+ * properties as described in {@link GuardSettings}. A cache created here ({@link #createCache}) on
+ * a provider that keeps caches in this process (Caffeine, Ehcache) gets the guard's listener inside
+ * its creation configuration, so the guard sees every entry from the first. Any other cache ({@link
+ * #getCache} of a cache created by the provider's own configuration or by another process, any
+ * cache of a distributed provider) is read once in the background first, during which its guard
+ * answers "might be present" for every key; see {@link GuardedCache}.
  *
  * <p>{@code getCache} returns the same {@link GuardedCache} for a name until that cache is closed
  * or destroyed.
@@ -44,8 +44,12 @@ public final class GuardedCacheManager implements CacheManager {
   private final boolean eventsBeforeReturn;
   private final ConcurrentHashMap<String, GuardedCache<?, ?>> caches = new ConcurrentHashMap<>();
 
-  GuardedCacheManager(GuardedCachingProvider provider, CacheManager delegate, Properties properties,
-      boolean createsLocalCaches, boolean eventsBeforeReturn) {
+  GuardedCacheManager(
+      GuardedCachingProvider provider,
+      CacheManager delegate,
+      Properties properties,
+      boolean createsLocalCaches,
+      boolean eventsBeforeReturn) {
     this.provider = provider;
     this.delegate = delegate;
     this.properties = properties;
@@ -63,16 +67,20 @@ public final class GuardedCacheManager implements CacheManager {
    */
   @Override
   @SuppressWarnings("unchecked")
-  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(String cacheName, C configuration) {
+  public <K, V, C extends Configuration<K, V>> Cache<K, V> createCache(
+      String cacheName, C configuration) {
     Objects.requireNonNull(cacheName, "cacheName");
     Objects.requireNonNull(configuration, "configuration");
     requireOpen();
-    return (Cache<K, V>) caches.compute(cacheName, (name, existing) -> {
-      if (existing != null && !existing.isClosed()) {
-        throw new CacheException("A cache named '" + name + "' already exists");
-      }
-      return create(name, configuration);
-    });
+    return (Cache<K, V>)
+        caches.compute(
+            cacheName,
+            (name, existing) -> {
+              if (existing != null && !existing.isClosed()) {
+                throw new CacheException("A cache named '" + name + "' already exists");
+              }
+              return create(name, configuration);
+            });
   }
 
   private <K, V> GuardedCache<K, V> create(String name, Configuration<K, V> configuration) {
@@ -88,7 +96,8 @@ public final class GuardedCacheManager implements CacheManager {
     }
     if (createsLocalCaches) {
       CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(guard);
-      Configuration<K, V> withListener = CreationConfiguration.withListener(configuration, listener);
+      Configuration<K, V> withListener =
+          CreationConfiguration.withListener(configuration, listener);
       if (withListener != null) {
         Cache<K, V> cache = delegate.createCache(name, withListener);
         GuardedCache.attach(cache, guard);
@@ -107,7 +116,8 @@ public final class GuardedCacheManager implements CacheManager {
    * @throws IllegalArgumentException if a guard setting is invalid
    */
   @Override
-  public <K, V> @Nullable Cache<K, V> getCache(String cacheName, Class<K> keyType, Class<V> valueType) {
+  public <K, V> @Nullable Cache<K, V> getCache(
+      String cacheName, Class<K> keyType, Class<V> valueType) {
     return guarded(cacheName, delegate.getCache(cacheName, keyType, valueType));
   }
 
@@ -128,14 +138,17 @@ public final class GuardedCacheManager implements CacheManager {
       caches.computeIfPresent(name, (n, existing) -> existing.isClosed() ? null : existing);
       return null;
     }
-    return (Cache<K, V>) caches.compute(name, (n, existing) -> {
-      if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
-        return existing;
-      }
-      CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
-      CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
-      return GuardedCache.wrapExisting(cache, guard, this);
-    });
+    return (Cache<K, V>)
+        caches.compute(
+            name,
+            (n, existing) -> {
+              if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
+                return existing;
+              }
+              CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
+              CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
+              return GuardedCache.wrapExisting(cache, guard, this);
+            });
   }
 
   /** The names of the delegate's caches. */

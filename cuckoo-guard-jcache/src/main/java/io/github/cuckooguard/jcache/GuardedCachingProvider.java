@@ -15,31 +15,34 @@ import javax.cache.spi.CachingProvider;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A JSR-107 {@link CachingProvider} that wraps another provider and guards every cache it hands
- * out ({@link GuardedCacheManager}, {@link GuardedCache}), so that a whole application's caches
- * are guarded by configuration, without code changes. Select it by class name:
+ * A JSR-107 {@link CachingProvider} that wraps another provider and guards every cache it hands out
+ * ({@link GuardedCacheManager}, {@link GuardedCache}), so that a whole application's caches are
+ * guarded by configuration, without code changes. Select it by class name:
  *
  * <ul>
- *   <li>JVM-wide: {@code -Djavax.cache.spi.CachingProvider=io.github.cuckooguard.jcache.GuardedCachingProvider}
+ *   <li>JVM-wide: {@code
+ *       -Djavax.cache.spi.CachingProvider=io.github.cuckooguard.jcache.GuardedCachingProvider}
  *       (then {@code Caching.getCachingProvider()} returns it);
- *   <li>explicitly: {@code Caching.getCachingProvider("io.github.cuckooguard.jcache.GuardedCachingProvider")};
- *   <li>Hibernate: {@code hibernate.javax.cache.provider=io.github.cuckooguard.jcache.GuardedCachingProvider};
- *   <li>Spring: a {@code JCacheCacheManager} around
- *       {@code Caching.getCachingProvider("io.github.cuckooguard.jcache.GuardedCachingProvider").getCacheManager()}.
+ *   <li>explicitly: {@code
+ *       Caching.getCachingProvider("io.github.cuckooguard.jcache.GuardedCachingProvider")};
+ *   <li>Hibernate: {@code
+ *       hibernate.javax.cache.provider=io.github.cuckooguard.jcache.GuardedCachingProvider};
+ *   <li>Spring: a {@code JCacheCacheManager} around {@code
+ *       Caching.getCachingProvider("io.github.cuckooguard.jcache.GuardedCachingProvider").getCacheManager()}.
  * </ul>
  *
- * <p>The provider it wraps is, in this order: the one given to
- * {@link #GuardedCachingProvider(CachingProvider)}; the class named by the system property
- * {@value GuardSettings#DELEGATE}; the single other provider registered in
- * {@code META-INF/services/javax.cache.spi.CachingProvider}. This provider is deliberately
- * <em>not</em> registered there itself: two registered providers would make the no-argument
- * {@code Caching.getCachingProvider()} fail with "Multiple CachingProviders have been configured".
+ * <p>The provider it wraps is, in this order: the one given to {@link
+ * #GuardedCachingProvider(CachingProvider)}; the class named by the system property {@value
+ * GuardSettings#DELEGATE}; the single other provider registered in {@code
+ * META-INF/services/javax.cache.spi.CachingProvider}. This provider is deliberately <em>not</em>
+ * registered there itself: two registered providers would make the no-argument {@code
+ * Caching.getCachingProvider()} fail with "Multiple CachingProviders have been configured".
  *
- * <p>Guard settings (expected insertions, fpp, funnel, …, per cache or for all) come from the properties
- * passed to {@link #getCacheManager(URI, ClassLoader, Properties)} and from system properties; see
- * {@link GuardSettings}. URIs, class loaders, default properties and optional features are the
- * wrapped provider's. One {@link GuardedCacheManager} exists per URI and class loader until it is
- * closed.
+ * <p>Guard settings (expected insertions, fpp, funnel, …, per cache or for all) come from the
+ * properties passed to {@link #getCacheManager(URI, ClassLoader, Properties)} and from system
+ * properties; see {@link GuardSettings}. URIs, class loaders, default properties and optional
+ * features are the wrapped provider's. One {@link GuardedCacheManager} exists per URI and class
+ * loader until it is closed.
  *
  * <p>Thread safety: all methods may be called from any thread.
  */
@@ -54,17 +57,17 @@ public final class GuardedCachingProvider implements CachingProvider {
 
   /**
    * A provider wrapping the one named by the system property {@value GuardSettings#DELEGATE}, or
-   * else the single other provider registered on the class path. This is the constructor
-   * {@link javax.cache.Caching} calls.
+   * else the single other provider registered on the class path. This is the constructor {@link
+   * javax.cache.Caching} calls.
    *
-   * <p>This provider makes its own instance of the wrapped provider rather than asking
-   * {@link javax.cache.Caching} for the shared one: {@code Caching} would add it to the providers
-   * it knows for the class loader, and the no-argument {@code Caching.getCachingProvider()} would
-   * then fail with "Multiple CachingProviders". Caches are therefore not shared with code that
-   * obtains the wrapped provider from {@code Caching} directly.
+   * <p>This provider makes its own instance of the wrapped provider rather than asking {@link
+   * javax.cache.Caching} for the shared one: {@code Caching} would add it to the providers it knows
+   * for the class loader, and the no-argument {@code Caching.getCachingProvider()} would then fail
+   * with "Multiple CachingProviders". Caches are therefore not shared with code that obtains the
+   * wrapped provider from {@code Caching} directly.
    *
-   * @throws CacheException if there is no such provider, or several and the property is unset;
-   *     the message says what to set
+   * @throws CacheException if there is no such provider, or several and the property is unset; the
+   *     message says what to set
    */
   public GuardedCachingProvider() {
     this(DelegateProviders.instantiate(GuardedCachingProvider.class, defaultLoader()));
@@ -80,8 +83,9 @@ public final class GuardedCachingProvider implements CachingProvider {
   public GuardedCachingProvider(CachingProvider delegate) {
     Objects.requireNonNull(delegate, "delegate");
     if (delegate instanceof GuardedCachingProvider) {
-      throw new IllegalArgumentException("the delegate is already a GuardedCachingProvider; wrap the provider"
-          + " it wraps instead");
+      throw new IllegalArgumentException(
+          "the delegate is already a GuardedCachingProvider; wrap the provider"
+              + " it wraps instead");
     }
     this.delegate = delegate;
     this.createsLocalCaches = DelegateProviders.createsLocalCaches(delegate);
@@ -108,8 +112,8 @@ public final class GuardedCachingProvider implements CachingProvider {
    * @param properties null for {@link #getDefaultProperties()}
    */
   @Override
-  public synchronized GuardedCacheManager getCacheManager(@Nullable URI uri, @Nullable ClassLoader classLoader,
-      @Nullable Properties properties) {
+  public synchronized GuardedCacheManager getCacheManager(
+      @Nullable URI uri, @Nullable ClassLoader classLoader, @Nullable Properties properties) {
     URI managerUri = uri != null ? uri : getDefaultURI();
     ClassLoader loader = classLoader != null ? classLoader : getDefaultClassLoader();
     ManagerKey key = new ManagerKey(managerUri, loader);
@@ -119,8 +123,8 @@ public final class GuardedCachingProvider implements CachingProvider {
     }
     Properties props = properties != null ? properties : getDefaultProperties();
     CacheManager manager = delegate.getCacheManager(managerUri, loader, props);
-    GuardedCacheManager guarded = new GuardedCacheManager(this, manager, props, createsLocalCaches,
-        eventsBeforeReturn);
+    GuardedCacheManager guarded =
+        new GuardedCacheManager(this, manager, props, createsLocalCaches, eventsBeforeReturn);
     managers.put(key, guarded);
     return guarded;
   }
@@ -168,17 +172,21 @@ public final class GuardedCachingProvider implements CachingProvider {
 
   @Override
   public void close(URI uri, ClassLoader classLoader) {
-    closeMatching(uri != null ? uri : getDefaultURI(), classLoader != null ? classLoader : getDefaultClassLoader());
+    closeMatching(
+        uri != null ? uri : getDefaultURI(),
+        classLoader != null ? classLoader : getDefaultClassLoader());
   }
 
   private void closeMatching(@Nullable URI uri, @Nullable ClassLoader classLoader) {
     List<GuardedCacheManager> toClose = new ArrayList<>();
     synchronized (this) {
-      managers.forEach((key, manager) -> {
-        if ((uri == null || key.uri().equals(uri)) && (classLoader == null || key.classLoader() == classLoader)) {
-          toClose.add(manager);
-        }
-      });
+      managers.forEach(
+          (key, manager) -> {
+            if ((uri == null || key.uri().equals(uri))
+                && (classLoader == null || key.classLoader() == classLoader)) {
+              toClose.add(manager);
+            }
+          });
     }
     toClose.forEach(GuardedCacheManager::close);
   }

@@ -20,14 +20,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Null arguments throw {@link NullPointerException} and a closed cache throws
- * {@link IllegalStateException}, as JSR-107 requires, also on the paths the guard answers without
- * the provider; and a rejected call changes neither the cache nor the guard.
+ * Null arguments throw {@link NullPointerException} and a closed cache throws {@link
+ * IllegalStateException}, as JSR-107 requires, also on the paths the guard answers without the
+ * provider; and a rejected call changes neither the cache nor the guard.
  */
 class BadInputTest {
 
   private static final String VALUE = "v";
-  private static final EntryProcessor<Long, String, Object> READ = (entry, args) -> entry.getValue();
+  private static final EntryProcessor<Long, String, Object> READ =
+      (entry, args) -> entry.getValue();
 
   private GuardedCachingProvider provider;
   private GuardedCache<Long, String> cache;
@@ -36,12 +37,21 @@ class BadInputTest {
   @BeforeEach
   void setUp() {
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
-    cache = (GuardedCache<Long, String>) provider.getCacheManager().createCache("bad-input",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    cache =
+        (GuardedCache<Long, String>)
+            provider
+                .getCacheManager()
+                .createCache(
+                    "bad-input",
+                    new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
     for (long k = 0; k < 10; k++) {
       cache.put(k, VALUE);
     }
-    absent = LongStream.range(1_000, 2_000).filter(k -> !cache.mightContain(k)).findFirst().orElseThrow();
+    absent =
+        LongStream.range(1_000, 2_000)
+            .filter(k -> !cache.mightContain(k))
+            .findFirst()
+            .orElseThrow();
   }
 
   @AfterEach
@@ -76,7 +86,8 @@ class BadInputTest {
   void nullKeysThrowNullPointerExceptionAndChangeNothing() {
     Map<String, Consumer<Long>> calls = callsWithKey();
     for (var call : calls.entrySet()) {
-      assertThatThrownBy(() -> call.getValue().accept(null)).as(call.getKey())
+      assertThatThrownBy(() -> call.getValue().accept(null))
+          .as(call.getKey())
           .isInstanceOf(NullPointerException.class);
     }
     assertUnchanged();
@@ -110,7 +121,8 @@ class BadInputTest {
       calls.put("loadAll set", () -> cache.loadAll(null, false, null));
       calls.put("putAll map", () -> cache.putAll(null));
       for (var call : calls.entrySet()) {
-        assertThatThrownBy(call.getValue()::run).as(call.getKey() + " on key " + key)
+        assertThatThrownBy(call.getValue()::run)
+            .as(call.getKey() + " on key " + key)
             .isInstanceOf(NullPointerException.class);
       }
     }
@@ -119,13 +131,15 @@ class BadInputTest {
 
   @Test
   void aClosedCacheThrowsIllegalStateExceptionAlsoWhereTheGuardWouldAnswer() {
-    Cache<Long, String> raw = provider.delegate().getCacheManager().getCache("bad-input", Long.class, String.class);
+    Cache<Long, String> raw =
+        provider.delegate().getCacheManager().getCache("bad-input", Long.class, String.class);
     cache.close();
     assertThat(cache.isClosed()).isTrue();
     assertThat(raw.isClosed()).isTrue();
     for (long key : new long[] {1L, absent}) {
       for (var call : callsWithKey().entrySet()) {
-        assertThatThrownBy(() -> call.getValue().accept(key)).as(call.getKey() + " on key " + key)
+        assertThatThrownBy(() -> call.getValue().accept(key))
+            .as(call.getKey() + " on key " + key)
             .isInstanceOf(IllegalStateException.class);
       }
     }

@@ -21,10 +21,12 @@ class CaffeineJCacheGuardContractTest extends GuardedSourceContract {
   /** The guard settings of {@code spec} as cache manager properties. */
   static Properties properties(GuardSpec spec) {
     Properties properties = new Properties();
-    properties.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
+    properties.setProperty(
+        GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
         String.valueOf(spec.expectedInsertions()));
     if (spec.fingerprintBits() > 0) {
-      properties.setProperty(GuardSettings.PREFIX + "fingerprint-bits", String.valueOf(spec.fingerprintBits()));
+      properties.setProperty(
+          GuardSettings.PREFIX + "fingerprint-bits", String.valueOf(spec.fingerprintBits()));
     }
     if (spec.fpp() > 0) {
       properties.setProperty(GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(spec.fpp()));
@@ -41,12 +43,17 @@ class CaffeineJCacheGuardContractTest extends GuardedSourceContract {
     // cores) is also where the guard rebuilds, so the cache gets threads of its own
     ExecutorService cacheThreads = Executors.newFixedThreadPool(4);
     GuardedCachingProvider provider = new GuardedCachingProvider(new CaffeineCachingProvider());
-    GuardedCacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
-        properties(spec));
+    GuardedCacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), properties(spec));
     @SuppressWarnings("unchecked")
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache("contract",
-        new CaffeineConfiguration<Long, String>().setTypes(Long.class, String.class)
-            .setExecutorFactory(() -> cacheThreads));
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>)
+            manager.createCache(
+                "contract",
+                new CaffeineConfiguration<Long, String>()
+                    .setTypes(Long.class, String.class)
+                    .setExecutorFactory(() -> cacheThreads));
     return new Subject() {
       @Override
       public void insert(long key) {

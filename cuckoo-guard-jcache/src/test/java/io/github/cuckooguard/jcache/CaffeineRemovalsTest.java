@@ -23,15 +23,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Caffeine-JCache caches created by the guarded manager follow every removal inside Caffeine's
- * atomic removal: explicit ({@code remove}, {@code getAndRemove}, {@code removeAll},
- * {@code invoke}), expiry (JCache expiry policy on a controllable ticker) and size eviction.
- * One writer churns a key space larger than the cache while rebuilds run in the background,
- * racing its removals; after every step the shadow truth (the cache itself: the writer is the
- * only thread that changes it, so nothing can appear between the two lookups) is compared with
- * the guard: 0 false negatives. Small fingerprints (fpp 0.3) make keys share fingerprints, so an
- * unpaired leave shows up as a false negative of a colliding key. The leak is
- * (fingerprints &minus; entries) / entries at checkpoints once the cache is full, after
- * {@code cleanUp()}.
+ * atomic removal: explicit ({@code remove}, {@code getAndRemove}, {@code removeAll}, {@code
+ * invoke}), expiry (JCache expiry policy on a controllable ticker) and size eviction. One writer
+ * churns a key space larger than the cache while rebuilds run in the background, racing its
+ * removals; after every step the shadow truth (the cache itself: the writer is the only thread that
+ * changes it, so nothing can appear between the two lookups) is compared with the guard: 0 false
+ * negatives. Small fingerprints (fpp 0.3) make keys share fingerprints, so an unpaired leave shows
+ * up as a false negative of a colliding key. The leak is (fingerprints &minus; entries) / entries
+ * at checkpoints once the cache is full, after {@code cleanUp()}.
  *
  * <p>Deterministic: one seeded writer, a fake ticker, Caffeine on a direct executor; only the
  * background rebuilds' timing varies, and the invariant must hold for every timing.
@@ -80,23 +79,30 @@ class CaffeineRemovalsTest {
     properties.setProperty("cuckooguard.fpp", "0.3");
     properties.setProperty("cuckooguard.expected-insertions", String.valueOf(MAX_SIZE * 2));
     @SuppressWarnings("unchecked")
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) provider
-        .getCacheManager(provider.getDefaultURI(), null, properties).createCache(name, config(ticker));
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>)
+            provider
+                .getCacheManager(provider.getDefaultURI(), null, properties)
+                .createCache(name, config(ticker));
     return cache;
   }
 
-  /** Today's path on main for every Caffeine cache: an existing cache wrapped, Created events only. */
+  /**
+   * Today's path on main for every Caffeine cache: an existing cache wrapped, Created events only.
+   */
   private GuardedCache<Long, String> wrapped(String name, FakeTicker ticker) {
     CaffeineCachingProvider delegate = new CaffeineCachingProvider();
     resources.add(delegate::close);
     Cache<Long, String> raw = delegate.getCacheManager().createCache(name, config(ticker));
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(raw).fpp(0.3).expectedInsertions(MAX_SIZE * 2).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(raw).fpp(0.3).expectedInsertions(MAX_SIZE * 2).build();
     await("the initial scan finished", () -> !cache.isPassThrough());
     return cache;
   }
 
   @SuppressWarnings("unchecked")
-  private static Result churn(GuardedCache<Long, String> cache, FakeTicker ticker, boolean racingRebuilds) {
+  private static Result churn(
+      GuardedCache<Long, String> cache, FakeTicker ticker, boolean racingRebuilds) {
     Cache<Long, String> raw = cache.unwrap(Cache.class);
     com.github.benmanes.caffeine.cache.Cache<Long, ?> caffeine =
         cache.unwrap(com.github.benmanes.caffeine.cache.Cache.class);
@@ -117,10 +123,12 @@ class CaffeineRemovalsTest {
       } else if (kind < 70) {
         cache.removeAll(Set.of(key, (key + 1) % KEYS, (key + 2) % KEYS));
       } else if (kind < 75) {
-        cache.invoke(key, (entry, args) -> {
-          entry.remove();
-          return null;
-        });
+        cache.invoke(
+            key,
+            (entry, args) -> {
+              entry.remove();
+              return null;
+            });
       } else {
         cache.get(key);
       }
@@ -160,9 +168,15 @@ class CaffeineRemovalsTest {
     Result followed = churn(created("followed", ticker), ticker, false);
     FakeTicker baseTicker = new FakeTicker();
     Result today = churn(wrapped("today", baseTicker), baseTicker, false);
-    System.out.printf("leak (fingerprints - entries) / entries at steady state: followed max %.4f last %.4f"
-        + " (rebuilds %d); wrapped, Created events only (main's behaviour) max %.4f last %.4f (rebuilds %d)%n",
-        followed.maxLeak(), followed.lastLeak(), followed.rebuilds(), today.maxLeak(), today.lastLeak(), today.rebuilds());
+    System.out.printf(
+        "leak (fingerprints - entries) / entries at steady state: followed max %.4f last %.4f"
+            + " (rebuilds %d); wrapped, Created events only (main's behaviour) max %.4f last %.4f (rebuilds %d)%n",
+        followed.maxLeak(),
+        followed.lastLeak(),
+        followed.rebuilds(),
+        today.maxLeak(),
+        today.lastLeak(),
+        today.rebuilds());
 
     assertThat(followed.falseNegatives()).isZero();
     assertThat(today.falseNegatives()).isZero();
@@ -173,7 +187,8 @@ class CaffeineRemovalsTest {
   void removalsRacingRebuildsMakeNoFalseNegatives() {
     FakeTicker ticker = new FakeTicker();
     Result result = churn(created("racing", ticker), ticker, true);
-    System.out.printf("racing rebuilds: %d rebuilds, leak max %.4f last %.4f%n",
+    System.out.printf(
+        "racing rebuilds: %d rebuilds, leak max %.4f last %.4f%n",
         result.rebuilds(), result.maxLeak(), result.lastLeak());
 
     assertThat(result.falseNegatives()).isZero();
@@ -201,7 +216,8 @@ class CaffeineRemovalsTest {
     for (long k = 1_000; k < 2_000; k++) {
       cache.put(k, "fresh");
     }
-    ticker.nanos.addAndGet(TimeUnit.SECONDS.toNanos(5)); // the old keys expired, nothing evicted them yet
+    ticker.nanos.addAndGet(
+        TimeUnit.SECONDS.toNanos(5)); // the old keys expired, nothing evicted them yet
     assertThat(cache.stats().size()).isEqualTo(2_000);
 
     cache.rebuild().join();

@@ -42,18 +42,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * entries expire and are evicted; the guard uses tiny fingerprints (fpp 0.3, 5 bits) so that keys
  * share fingerprints, and is sized for 256 entries so that the leaks of removed keys make it
  * rebuild, over and over, while the threads write. The shadow truth is the provider itself:
- * whenever no write that could create a key is in flight, {@code raw.containsKey(k)} implies
- * {@code guarded.mightContain(k)}.
+ * whenever no write that could create a key is in flight, {@code raw.containsKey(k)} implies {@code
+ * guarded.mightContain(k)}.
  *
- * <p>Why the check is sound: each creating call increments {@code started[k]} before and
- * {@code finished[k]} after it. A check counts only if no creating call was in flight when it
- * began and none started before it ended; then the key could only <em>disappear</em> between the
- * guard lookup and the provider lookup (removal, expiry, eviction), so "present" at the provider
- * means it was present at the guard lookup too, and a "definitely absent" there is a false
- * negative. Checks run in every writer after every call, concurrently with the other writers.
+ * <p>Why the check is sound: each creating call increments {@code started[k]} before and {@code
+ * finished[k]} after it. A check counts only if no creating call was in flight when it began and
+ * none started before it ended; then the key could only <em>disappear</em> between the guard lookup
+ * and the provider lookup (removal, expiry, eviction), so "present" at the provider means it was
+ * present at the guard lookup too, and a "definitely absent" there is a false negative. Checks run
+ * in every writer after every call, concurrently with the other writers.
  *
- * <p>Deterministic in outcome: the operation sequences are seeded; the interleaving varies from
- * run to run, but the asserted invariant must hold for every interleaving.
+ * <p>Deterministic in outcome: the operation sequences are seeded; the interleaving varies from run
+ * to run, but the asserted invariant must hold for every interleaving.
  */
 class ChurnTest {
 
@@ -64,7 +64,8 @@ class ChurnTest {
   private static final Duration TTL = new Duration(TimeUnit.MILLISECONDS, 3);
 
   /** A guarded cache under test and the provider's own view of the same cache. */
-  record Setup(GuardedCache<Long, String> guarded, Cache<Long, String> raw, AutoCloseable resources) {}
+  record Setup(
+      GuardedCache<Long, String> guarded, Cache<Long, String> raw, AutoCloseable resources) {}
 
   record Scenario(String name, java.util.function.Supplier<Setup> setup) {
     @Override
@@ -84,48 +85,76 @@ class ChurnTest {
 
   static Stream<Scenario> scenarios() {
     return Stream.of(
-        new Scenario("Caffeine, created by the manager (listener in its configuration), bounded to 64, expiring",
+        new Scenario(
+            "Caffeine, created by the manager (listener in its configuration), bounded to 64, expiring",
             () -> created(new CaffeineCachingProvider(), "caffeine-created", caffeine())),
-        new Scenario("Caffeine, existing cache wrapped (initial scan), bounded to 64, expiring",
+        new Scenario(
+            "Caffeine, existing cache wrapped (initial scan), bounded to 64, expiring",
             () -> wrapped(new CaffeineCachingProvider(), "caffeine-wrapped", caffeine())),
-        new Scenario("Ehcache, created by the manager (listener in its configuration), expiring",
-            () -> created(new EhcacheCachingProvider(), "ehcache-created", new MutableConfiguration<Long, String>()
-                .setTypes(Long.class, String.class)
-                .setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(TTL)))),
-        new Scenario("Ehcache, native heap bound of 64 (evictions unreported) and TTL (listener registered after)",
-            () -> created(new EhcacheCachingProvider(), "ehcache-bounded", Eh107Configuration.fromEhcacheCacheConfiguration(
-                CacheConfigurationBuilder.newCacheConfigurationBuilder(Long.class, String.class, ResourcePoolsBuilder.heap(64))
-                    .withExpiry(ExpiryPolicyBuilder.timeToLiveExpiration(java.time.Duration.ofMillis(3)))))),
-        new Scenario("Hazelcast member, asynchronous listener, writes ended on presence, expiring",
+        new Scenario(
+            "Ehcache, created by the manager (listener in its configuration), expiring",
+            () ->
+                created(
+                    new EhcacheCachingProvider(),
+                    "ehcache-created",
+                    new MutableConfiguration<Long, String>()
+                        .setTypes(Long.class, String.class)
+                        .setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(TTL)))),
+        new Scenario(
+            "Ehcache, native heap bound of 64 (evictions unreported) and TTL (listener registered after)",
+            () ->
+                created(
+                    new EhcacheCachingProvider(),
+                    "ehcache-bounded",
+                    Eh107Configuration.fromEhcacheCacheConfiguration(
+                        CacheConfigurationBuilder.newCacheConfigurationBuilder(
+                                Long.class, String.class, ResourcePoolsBuilder.heap(64))
+                            .withExpiry(
+                                ExpiryPolicyBuilder.timeToLiveExpiration(
+                                    java.time.Duration.ofMillis(3)))))),
+        new Scenario(
+            "Hazelcast member, asynchronous listener, writes ended on presence, expiring",
             ChurnTest::hazelcast));
   }
 
   /** A standalone member on 127.0.0.1:5830+ (no join) and a guarded manager on it. */
   @SuppressWarnings("unchecked")
   private static Setup hazelcast() {
-    com.hazelcast.config.Config config = new com.hazelcast.config.Config().setClusterName("cuckoo-guard-churn-"
-        + java.util.UUID.randomUUID());
+    com.hazelcast.config.Config config =
+        new com.hazelcast.config.Config()
+            .setClusterName("cuckoo-guard-churn-" + java.util.UUID.randomUUID());
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
-    com.hazelcast.config.NetworkConfig network = config.getNetworkConfig().setPort(5830).setPortAutoIncrement(true);
+    com.hazelcast.config.NetworkConfig network =
+        config.getNetworkConfig().setPort(5830).setPortAutoIncrement(true);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     network.getJoin().getMulticastConfig().setEnabled(false);
     network.getJoin().getAutoDetectionConfig().setEnabled(false);
     network.getJoin().getTcpIpConfig().setEnabled(false);
-    com.hazelcast.core.HazelcastInstance member = com.hazelcast.core.Hazelcast.newHazelcastInstance(config);
-    com.hazelcast.cache.HazelcastMemberCachingProvider delegate = new com.hazelcast.cache.HazelcastMemberCachingProvider();
+    com.hazelcast.core.HazelcastInstance member =
+        com.hazelcast.core.Hazelcast.newHazelcastInstance(config);
+    com.hazelcast.cache.HazelcastMemberCachingProvider delegate =
+        new com.hazelcast.cache.HazelcastMemberCachingProvider();
     GuardedCachingProvider provider = new GuardedCachingProvider(delegate);
-    Properties properties = com.hazelcast.cache.HazelcastCachingProvider.propertiesByInstanceItself(member);
+    Properties properties =
+        com.hazelcast.cache.HazelcastCachingProvider.propertiesByInstanceItself(member);
     properties.putAll(smallGuards());
     CacheManager manager = provider.getCacheManager(delegate.getDefaultURI(), null, properties);
-    GuardedCache<Long, String> guarded = (GuardedCache<Long, String>) manager.createCache("hazelcast-churn",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class)
-            .setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(TTL)));
+    GuardedCache<Long, String> guarded =
+        (GuardedCache<Long, String>)
+            manager.createCache(
+                "hazelcast-churn",
+                new MutableConfiguration<Long, String>()
+                    .setTypes(Long.class, String.class)
+                    .setExpiryPolicyFactory(CreatedExpiryPolicy.factoryOf(TTL)));
     await("the first read", () -> !guarded.isPassThrough());
-    return new Setup(guarded, guarded.delegate(), () -> {
-      provider.close();
-      member.getLifecycleService().terminate();
-    });
+    return new Setup(
+        guarded,
+        guarded.delegate(),
+        () -> {
+          provider.close();
+          member.getLifecycleService().terminate();
+        });
   }
 
   private static Properties smallGuards() {
@@ -136,24 +165,30 @@ class ChurnTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static Setup created(CachingProvider delegate, String name, Configuration<Long, String> config) {
+  private static Setup created(
+      CachingProvider delegate, String name, Configuration<Long, String> config) {
     GuardedCachingProvider provider = new GuardedCachingProvider(delegate);
     URI uri = delegate.getDefaultURI();
     CacheManager manager = provider.getCacheManager(uri, null, smallGuards());
-    GuardedCache<Long, String> guarded = (GuardedCache<Long, String>) manager.createCache(name, config);
-    Cache<Long, String> raw = delegate.getCacheManager(uri, null).getCache(name, Long.class, String.class);
+    GuardedCache<Long, String> guarded =
+        (GuardedCache<Long, String>) manager.createCache(name, config);
+    Cache<Long, String> raw =
+        delegate.getCacheManager(uri, null).getCache(name, Long.class, String.class);
     return new Setup(guarded, raw, provider::close);
   }
 
-  private static Setup wrapped(CachingProvider delegate, String name, Configuration<Long, String> config) {
+  private static Setup wrapped(
+      CachingProvider delegate, String name, Configuration<Long, String> config) {
     Cache<Long, String> raw = delegate.getCacheManager().createCache(name, config);
-    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(raw).fpp(0.3).expectedInsertions(256).build();
+    GuardedCache<Long, String> guarded =
+        GuardedCache.newBuilder(raw).fpp(0.3).expectedInsertions(256).build();
     return new Setup(guarded, raw, delegate::close);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
-  void noFalseNegativeWhileThreadsPutReplaceRemoveExpireAndEvict(Scenario scenario) throws Exception {
+  void noFalseNegativeWhileThreadsPutReplaceRemoveExpireAndEvict(Scenario scenario)
+      throws Exception {
     Setup setup = scenario.setup().get();
     try (AutoCloseable resources = setup.resources()) {
       Churn churn = new Churn(setup.guarded(), setup.raw());
@@ -174,16 +209,25 @@ class ChurnTest {
         churn.check(k);
       }
 
-      assertThat(churn.falseNegatives).as("keys present in the cache that the guard called absent").isEmpty();
-      assertThat(churn.presentChecks.sum()).as("checks of keys that were present").isGreaterThan(2_000);
-      assertThat(churn.absentAnswers.sum()).as("lookups the guard answered 'absent'").isGreaterThan(1_000);
-      assertThat(setup.guarded().stats().rebuilds()).as("leaks made the guard rebuild under churn").isPositive();
+      assertThat(churn.falseNegatives)
+          .as("keys present in the cache that the guard called absent")
+          .isEmpty();
+      assertThat(churn.presentChecks.sum())
+          .as("checks of keys that were present")
+          .isGreaterThan(2_000);
+      assertThat(churn.absentAnswers.sum())
+          .as("lookups the guard answered 'absent'")
+          .isGreaterThan(1_000);
+      assertThat(setup.guarded().stats().rebuilds())
+          .as("leaks made the guard rebuild under churn")
+          .isPositive();
       await("pass-through ended", () -> !setup.guarded().isPassThrough());
     }
   }
 
   /** An entry processor that Hazelcast can serialize. */
-  interface Processor<T> extends javax.cache.processor.EntryProcessor<Long, String, T>, java.io.Serializable {}
+  interface Processor<T>
+      extends javax.cache.processor.EntryProcessor<Long, String, T>, java.io.Serializable {}
 
   /** The writers' shared state: the shadow counters and what the checks found. */
   private static final class Churn {
@@ -215,14 +259,25 @@ class ChurnTest {
           case 7 -> guarded.getAndRemove(k);
           case 8 -> guarded.remove(k, value);
           // serializable processors: Hazelcast ships them to the partition owner
-          case 9 -> creating(k, () -> guarded.invoke(k, (Processor<Object>) (entry, args) -> {
-            entry.setValue(value);
-            return null;
-          }));
-          case 10 -> guarded.invoke(k, (Processor<Object>) (entry, args) -> {
-            entry.remove();
-            return null;
-          });
+          case 9 ->
+              creating(
+                  k,
+                  () ->
+                      guarded.invoke(
+                          k,
+                          (Processor<Object>)
+                              (entry, args) -> {
+                                entry.setValue(value);
+                                return null;
+                              }));
+          case 10 ->
+              guarded.invoke(
+                  k,
+                  (Processor<Object>)
+                      (entry, args) -> {
+                        entry.remove();
+                        return null;
+                      });
           case 11 -> guarded.invoke(k, (Processor<Boolean>) (entry, args) -> entry.exists());
           case 12 -> creating(k, other, () -> guarded.putAll(Map.of(k, value, other, value)));
           case 13 -> guarded.removeAll(Set.of(k, other));

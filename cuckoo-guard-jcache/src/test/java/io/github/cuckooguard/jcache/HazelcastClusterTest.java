@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Embedded Hazelcast members on loopback (multicast and auto-detection off, TCP-IP join), each
- * with its own guarded provider around its own {@link HazelcastMemberCachingProvider}. The cluster
- * is shared by the tests of this class to keep start-up (about 3 s) to once.
+ * Embedded Hazelcast members on loopback (multicast and auto-detection off, TCP-IP join), each with
+ * its own guarded provider around its own {@link HazelcastMemberCachingProvider}. The cluster is
+ * shared by the tests of this class to keep start-up (about 3 s) to once.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HazelcastClusterTest {
@@ -74,9 +74,12 @@ class HazelcastClusterTest {
 
   /** A guarded manager on {@code member}: two members in one JVM need two provider instances. */
   private static CacheManager guardedManager(HazelcastInstance member) {
-    GuardedCachingProvider provider = new GuardedCachingProvider(new HazelcastMemberCachingProvider());
+    GuardedCachingProvider provider =
+        new GuardedCachingProvider(new HazelcastMemberCachingProvider());
     PROVIDERS.add(provider);
-    return provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+    return provider.getCacheManager(
+        provider.getDefaultURI(),
+        provider.getDefaultClassLoader(),
         HazelcastCachingProvider.propertiesByInstanceItself(member));
   }
 
@@ -87,11 +90,14 @@ class HazelcastClusterTest {
   @Test
   @Order(1)
   void aMembersGuardKnowsItsOwnWritesAtOnceAndOtherMembersWritesOnceTheirEventsArrived() {
-    GuardedCache<Long, String> onA = (GuardedCache<Long, String>) guardedManager(memberA).createCache("events", config());
-    GuardedCache<Long, String> onB = (GuardedCache<Long, String>) guardedManager(memberB)
-        .getCache("events", Long.class, String.class);
+    GuardedCache<Long, String> onA =
+        (GuardedCache<Long, String>) guardedManager(memberA).createCache("events", config());
+    GuardedCache<Long, String> onB =
+        (GuardedCache<Long, String>)
+            guardedManager(memberB).getCache("events", Long.class, String.class);
     assertThat(onB).isNotNull();
-    await("both guards read the cluster's cache", () -> !onA.isPassThrough() && !onB.isPassThrough());
+    await(
+        "both guards read the cluster's cache", () -> !onA.isPassThrough() && !onB.isPassThrough());
 
     for (long k = 0; k < 300; k++) {
       onA.put(k, "from A " + k);
@@ -99,59 +105,72 @@ class HazelcastClusterTest {
     }
     // A's put waits only for listeners registered through A's proxy (Hazelcast counts a write's
     // completion latch per proxy); B's guard learns the key when the event reaches B
-    await("B's guard received A's events", () -> LongStream.range(0, 300).allMatch(onB::mightContain));
+    await(
+        "B's guard received A's events",
+        () -> LongStream.range(0, 300).allMatch(onB::mightContain));
     for (long k = 300; k < 400; k++) {
       onB.put(k, "from B " + k);
       assertThat(onB.mightContain(k)).as("key %d on B, right after B's put returned", k).isTrue();
     }
-    await("A's guard received B's events", () -> LongStream.range(300, 400).allMatch(onA::mightContain));
+    await(
+        "A's guard received B's events",
+        () -> LongStream.range(300, 400).allMatch(onA::mightContain));
     assertThat(onB.get(42L)).isEqualTo("from A 42");
     assertThat(onA.get(342L)).isEqualTo("from B 342");
 
     onA.removeAll(LongStream.range(0, 100).boxed().collect(java.util.stream.Collectors.toSet()));
     assertThat(LongStream.range(0, 400).allMatch(onB::mightContain))
-        .as("removals leave fingerprints behind; nothing written is ever reported absent").isTrue();
+        .as("removals leave fingerprints behind; nothing written is ever reported absent")
+        .isTrue();
     long misses = LongStream.range(10_000, 11_000).filter(k -> !onB.mightContain(k)).count();
     assertThat(misses).as("B short-circuits keys nobody wrote (fpp 0.01)").isGreaterThan(950);
-    assertThat(LongStream.range(10_000, 10_100).mapToObj(onB::get).allMatch(v -> v == null)).isTrue();
+    assertThat(LongStream.range(10_000, 10_100).mapToObj(onB::get).allMatch(v -> v == null))
+        .isTrue();
   }
 
   @Test
   @Order(2)
   void aMemberThatLeavesPutsTheGuardInPassThroughUntilItHasReadTheClustersKeysAgain() {
-    GuardedCache<Long, String> onB = (GuardedCache<Long, String>) guardedManager(memberB)
-        .createCache("departures", config());
+    GuardedCache<Long, String> onB =
+        (GuardedCache<Long, String>) guardedManager(memberB).createCache("departures", config());
     AtomicBoolean passThroughWhenTold = new AtomicBoolean();
     // The wiring an application adds: a member that leaves (and the migrations that follow) may
     // take events with it, so the guard stops answering "absent" until it has rebuilt.
-    memberB.getCluster().addMembershipListener(new MembershipListener() {
-      @Override
-      public void memberAdded(MembershipEvent event) {}
+    memberB
+        .getCluster()
+        .addMembershipListener(
+            new MembershipListener() {
+              @Override
+              public void memberAdded(MembershipEvent event) {}
 
-      @Override
-      public void memberRemoved(MembershipEvent event) {
-        onB.markStale("member left: " + event.getMember());
-        passThroughWhenTold.set(onB.isPassThrough());
-      }
-    });
-    memberB.getPartitionService().addMigrationListener(new MigrationListener() {
-      @Override
-      public void migrationStarted(MigrationState state) {}
+              @Override
+              public void memberRemoved(MembershipEvent event) {
+                onB.markStale("member left: " + event.getMember());
+                passThroughWhenTold.set(onB.isPassThrough());
+              }
+            });
+    memberB
+        .getPartitionService()
+        .addMigrationListener(
+            new MigrationListener() {
+              @Override
+              public void migrationStarted(MigrationState state) {}
 
-      @Override
-      public void migrationFinished(MigrationState state) {
-        onB.markStale("partitions migrated");
-      }
+              @Override
+              public void migrationFinished(MigrationState state) {
+                onB.markStale("partitions migrated");
+              }
 
-      @Override
-      public void replicaMigrationCompleted(ReplicaMigrationEvent event) {}
+              @Override
+              public void replicaMigrationCompleted(ReplicaMigrationEvent event) {}
 
-      @Override
-      public void replicaMigrationFailed(ReplicaMigrationEvent event) {}
-    });
+              @Override
+              public void replicaMigrationFailed(ReplicaMigrationEvent event) {}
+            });
 
     HazelcastInstance memberC = startMember();
-    Cache<Long, String> onC = guardedManager(memberC).getCache("departures", Long.class, String.class);
+    Cache<Long, String> onC =
+        guardedManager(memberC).getCache("departures", Long.class, String.class);
     await("B's guard read the cache", () -> !onB.isPassThrough());
     for (long k = 0; k < 300; k++) {
       onC.put(k, "from C " + k);
@@ -161,7 +180,9 @@ class HazelcastClusterTest {
     memberC.getLifecycleService().terminate();
 
     await("B was told that C left", passThroughWhenTold::get);
-    await("B rebuilt from the cluster's keys", () -> !onB.isPassThrough() && onB.stats().rebuilds() > rebuildsBefore);
+    await(
+        "B rebuilt from the cluster's keys",
+        () -> !onB.isPassThrough() && onB.stats().rebuilds() > rebuildsBefore);
     for (long k = 0; k < 300; k++) {
       assertThat(onB.mightContain(k)).as("key %d written by the member that left", k).isTrue();
       assertThat(onB.get(k)).isEqualTo("from C " + k);

@@ -18,12 +18,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression test for issue 14, bug 1: Hazelcast's providers return {@code null} from
- * {@code getDefaultProperties()}, and the guarded provider used to hand that to its cache manager,
- * whose {@code createCache}/{@code getCache} then threw {@link NullPointerException}. The member
- * provider's no-argument path resolves its default instance by the name
- * {@value #DEFAULT_INSTANCE}; the test starts that member itself, on loopback with multicast and
- * auto-detection off, so that no member joins anything outside this JVM.
+ * Regression test for issue 14, bug 1: Hazelcast's providers return {@code null} from {@code
+ * getDefaultProperties()}, and the guarded provider used to hand that to its cache manager, whose
+ * {@code createCache}/{@code getCache} then threw {@link NullPointerException}. The member
+ * provider's no-argument path resolves its default instance by the name {@value #DEFAULT_INSTANCE};
+ * the test starts that member itself, on loopback with multicast and auto-detection off, so that no
+ * member joins anything outside this JVM.
  */
 class HazelcastDefaultPropertiesTest {
 
@@ -35,7 +35,10 @@ class HazelcastDefaultPropertiesTest {
 
   @BeforeEach
   void startMember() {
-    Config config = new Config().setInstanceName(DEFAULT_INSTANCE).setClusterName("cuckoo-guard-" + UUID.randomUUID());
+    Config config =
+        new Config()
+            .setInstanceName(DEFAULT_INSTANCE)
+            .setClusterName("cuckoo-guard-" + UUID.randomUUID());
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
     NetworkConfig network = config.getNetworkConfig().setPort(5801).setPortAutoIncrement(true);
@@ -56,12 +59,16 @@ class HazelcastDefaultPropertiesTest {
 
   @Test
   void aManagerObtainedWithoutPropertiesCreatesAndGetsGuardedCaches() {
-    assertThat(provider.delegate().getDefaultProperties()).as("Hazelcast's own default properties").isNull();
+    assertThat(provider.delegate().getDefaultProperties())
+        .as("Hazelcast's own default properties")
+        .isNull();
     assertThat(provider.getDefaultProperties()).as("the guarded provider's").isEmpty();
 
     CacheManager manager = provider.getCacheManager();
-    Cache<Long, String> created = manager.createCache("defaults",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    Cache<Long, String> created =
+        manager.createCache(
+            "defaults",
+            new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
     GuardedCache<Long, String> cache = created.unwrap(GuardedCache.class);
     cache.put(1L, "one");
     await("the guard read the cluster's cache", () -> !cache.isPassThrough());
@@ -69,6 +76,8 @@ class HazelcastDefaultPropertiesTest {
     assertThat(manager.getCache("defaults", Long.class, String.class)).isSameAs(created);
     assertThat(cache.get(1L)).isEqualTo("one");
     assertThat(cache.mightContain(1L)).isTrue();
-    assertThat(member.getCacheManager().getCache("defaults")).as("the member's own cache").isNotNull();
+    assertThat(member.getCacheManager().getCache("defaults"))
+        .as("the member's own cache")
+        .isNotNull();
   }
 }

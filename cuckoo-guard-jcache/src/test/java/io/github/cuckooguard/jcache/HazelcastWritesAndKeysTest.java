@@ -11,8 +11,8 @@ import com.hazelcast.cache.ICache;
 import com.hazelcast.config.CacheConfig;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.EvictionConfig;
-import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -46,8 +46,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A guarded cache on a two-member Hazelcast cluster (127.0.0.1:5820+, no multicast, no
- * auto-detection): no write waits on the guard, a rebuild reads the keys without touching expiry
- * or statistics, and reads them in bulk where they live.
+ * auto-detection): no write waits on the guard, a rebuild reads the keys without touching expiry or
+ * statistics, and reads them in bulk where they live.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class HazelcastWritesAndKeysTest {
@@ -55,7 +55,11 @@ class HazelcastWritesAndKeysTest {
   private static final String CLUSTER = "cuckoo-guard-keys-" + UUID.randomUUID();
   private static final List<HazelcastInstance> MEMBERS = new ArrayList<>();
   private static final List<GuardedCachingProvider> PROVIDERS = new ArrayList<>();
-  /** Far below Hazelcast's completion timeout (minutes): a write that waits on a listener fails here. */
+
+  /**
+   * Far below Hazelcast's completion timeout (minutes): a write that waits on a listener fails
+   * here.
+   */
   private static final Duration NO_STALL = Duration.ofSeconds(15);
 
   private static HazelcastInstance memberA;
@@ -89,20 +93,27 @@ class HazelcastWritesAndKeysTest {
   }
 
   private static CacheManager guardedManager(HazelcastInstance member) {
-    GuardedCachingProvider provider = new GuardedCachingProvider(new HazelcastMemberCachingProvider());
+    GuardedCachingProvider provider =
+        new GuardedCachingProvider(new HazelcastMemberCachingProvider());
     PROVIDERS.add(provider);
-    return provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+    return provider.getCacheManager(
+        provider.getDefaultURI(),
+        provider.getDefaultClassLoader(),
         HazelcastCachingProvider.propertiesByInstanceItself(member));
   }
 
   /** A plain (unguarded) manager on {@code member}. */
   private static CacheManager plainManager(HazelcastInstance member) {
     HazelcastMemberCachingProvider provider = new HazelcastMemberCachingProvider();
-    return provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
+    return provider.getCacheManager(
+        provider.getDefaultURI(),
+        provider.getDefaultClassLoader(),
         HazelcastCachingProvider.propertiesByInstanceItself(member));
   }
 
-  /** Counts the expiry policy's access hook; one JVM, so a static counter sees both members' calls. */
+  /**
+   * Counts the expiry policy's access hook; one JVM, so a static counter sees both members' calls.
+   */
   public static final class CountingExpiry implements ExpiryPolicy, Serializable {
     private static final long serialVersionUID = 1L;
     static final AtomicInteger ACCESSES = new AtomicInteger();
@@ -125,7 +136,8 @@ class HazelcastWritesAndKeysTest {
   }
 
   /** A read-only entry processor (serializable: Hazelcast runs it on the partition owner). */
-  public static final class ReadValue implements EntryProcessor<Long, String, String>, Serializable {
+  public static final class ReadValue
+      implements EntryProcessor<Long, String, String>, Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -166,31 +178,56 @@ class HazelcastWritesAndKeysTest {
   @Test
   void noWriteWaitsOnTheGuardsListener() {
     CacheManager manager = guardedManager(memberA);
-    GuardedCache<Long, String> zeroOnUpdate = manager.createCache("zero-on-update",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class)
-            .setExpiryPolicyFactory(ModifiedExpiryPolicy.factoryOf(javax.cache.expiry.Duration.ZERO)))
-        .unwrap(GuardedCache.class);
+    GuardedCache<Long, String> zeroOnUpdate =
+        manager
+            .createCache(
+                "zero-on-update",
+                new MutableConfiguration<Long, String>()
+                    .setTypes(Long.class, String.class)
+                    .setExpiryPolicyFactory(
+                        ModifiedExpiryPolicy.factoryOf(javax.cache.expiry.Duration.ZERO)))
+            .unwrap(GuardedCache.class);
     await("the guard read the cache", () -> !zeroOnUpdate.isPassThrough());
     zeroOnUpdate.put(1L, "one");
-    assertTimeoutPreemptively(NO_STALL, () -> zeroOnUpdate.put(1L, "expires at once"), "an update whose expiry is zero");
+    assertTimeoutPreemptively(
+        NO_STALL, () -> zeroOnUpdate.put(1L, "expires at once"), "an update whose expiry is zero");
     assertThat(zeroOnUpdate.get(1L)).isNull();
 
-    GuardedCache<Long, String> plain = manager.createCache("read-only-invoke",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class)).unwrap(GuardedCache.class);
+    GuardedCache<Long, String> plain =
+        manager
+            .createCache(
+                "read-only-invoke",
+                new MutableConfiguration<Long, String>().setTypes(Long.class, String.class))
+            .unwrap(GuardedCache.class);
     await("the guard read the cache", () -> !plain.isPassThrough());
     plain.put(2L, "two");
-    String read = assertTimeoutPreemptively(NO_STALL, () -> plain.invoke(2L, new ReadValue()), "a read-only invoke");
+    String read =
+        assertTimeoutPreemptively(
+            NO_STALL, () -> plain.invoke(2L, new ReadValue()), "a read-only invoke");
     assertThat(read).isEqualTo("two");
-    Map<Long, ?> results = assertTimeoutPreemptively(NO_STALL,
-        () -> plain.invokeAll(Set.of(2L, 3L), new ReadValue()), "a read-only invokeAll");
+    Map<Long, ?> results =
+        assertTimeoutPreemptively(
+            NO_STALL,
+            () -> plain.invokeAll(Set.of(2L, 3L), new ReadValue()),
+            "a read-only invokeAll");
     assertThat(results).hasSize(2);
 
-    GuardedCache<Long, String> failing = manager.createCache("failing-writer",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class).setWriteThrough(true)
-            .setCacheWriterFactory(FactoryBuilder.factoryOf(FailingWriter.class))).unwrap(GuardedCache.class);
+    GuardedCache<Long, String> failing =
+        manager
+            .createCache(
+                "failing-writer",
+                new MutableConfiguration<Long, String>()
+                    .setTypes(Long.class, String.class)
+                    .setWriteThrough(true)
+                    .setCacheWriterFactory(FactoryBuilder.factoryOf(FailingWriter.class)))
+            .unwrap(GuardedCache.class);
     await("the guard read the cache", () -> !failing.isPassThrough());
-    assertTimeoutPreemptively(NO_STALL, () -> assertThatThrownBy(() -> failing.put(4L, "four"))
-        .isInstanceOf(CacheWriterException.class), "a write whose writer throws");
+    assertTimeoutPreemptively(
+        NO_STALL,
+        () ->
+            assertThatThrownBy(() -> failing.put(4L, "four"))
+                .isInstanceOf(CacheWriterException.class),
+        "a write whose writer throws");
 
     // and the guard still knows every key written through it
     plain.put(5L, "five");
@@ -201,9 +238,15 @@ class HazelcastWritesAndKeysTest {
   @Test
   void aRebuildIsNoAccessOfTheEntries() throws Exception {
     CacheManager manager = guardedManager(memberA);
-    GuardedCache<Long, String> cache = manager.createCache("no-access",
-        new MutableConfiguration<Long, String>().setTypes(Long.class, String.class).setStatisticsEnabled(true)
-            .setExpiryPolicyFactory(FactoryBuilder.factoryOf(CountingExpiry.class))).unwrap(GuardedCache.class);
+    GuardedCache<Long, String> cache =
+        manager
+            .createCache(
+                "no-access",
+                new MutableConfiguration<Long, String>()
+                    .setTypes(Long.class, String.class)
+                    .setStatisticsEnabled(true)
+                    .setExpiryPolicyFactory(FactoryBuilder.factoryOf(CountingExpiry.class)))
+            .unwrap(GuardedCache.class);
     await("the guard read the cache", () -> !cache.isPassThrough());
     Map<Long, String> entries = new HashMap<>();
     LongStream.range(0, 500).forEach(k -> entries.put(k, "v" + k));
@@ -213,9 +256,13 @@ class HazelcastWritesAndKeysTest {
 
     cache.rebuild().get(1, TimeUnit.MINUTES);
 
-    assertThat(CountingExpiry.ACCESSES.get() - accessesBefore).as("getExpiryForAccess calls by the rebuild").isZero();
+    assertThat(CountingExpiry.ACCESSES.get() - accessesBefore)
+        .as("getExpiryForAccess calls by the rebuild")
+        .isZero();
     assertThat(hits("no-access") - hitsBefore).as("hits counted by the rebuild").isZero();
-    assertThat(LongStream.range(0, 500).allMatch(cache::mightContain)).as("every key read by the rebuild").isTrue();
+    assertThat(LongStream.range(0, 500).allMatch(cache::mightContain))
+        .as("every key read by the rebuild")
+        .isTrue();
   }
 
   /**
@@ -224,12 +271,16 @@ class HazelcastWritesAndKeysTest {
    * Both rates are printed; the bound is 10x, measured in the same run under the same load.
    */
   @Test
-  void aRebuildReadsAMillionKeysFromTwoMembersAtLeastTenTimesFasterThanTheIterator() throws Exception {
+  void aRebuildReadsAMillionKeysFromTwoMembersAtLeastTenTimesFasterThanTheIterator()
+      throws Exception {
     int entries = Integer.getInteger("cuckoo.jcache.rate.entries", 1_000_000);
     // Hazelcast bounds a cache to 10,000 entries per member by default
     CacheConfig<Long, String> config = new CacheConfig<>();
     config.setTypes(Long.class, String.class);
-    config.setEvictionConfig(new EvictionConfig().setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT).setSize(Integer.MAX_VALUE));
+    config.setEvictionConfig(
+        new EvictionConfig()
+            .setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
+            .setSize(Integer.MAX_VALUE));
     Cache<Long, String> onA = plainManager(memberA).createCache("million", config);
     Map<Long, String> batch = new HashMap<>();
     for (long k = 0; k < entries; k++) {
@@ -243,14 +294,16 @@ class HazelcastWritesAndKeysTest {
     Cache<Long, String> onB = plainManager(memberB).getCache("million", Long.class, String.class);
     assertThat(onB.unwrap(ICache.class).size()).isEqualTo(entries);
 
-    GuardedCache<Long, String> guarded = GuardedCache.newBuilder(onB)
-        .expectedInsertions(entries + entries / 10).build();
+    GuardedCache<Long, String> guarded =
+        GuardedCache.newBuilder(onB).expectedInsertions(entries + entries / 10).build();
     await("the first read", () -> !guarded.isPassThrough());
     long start = System.nanoTime();
     guarded.rebuild().get(2, TimeUnit.MINUTES);
     double seconds = (System.nanoTime() - start) / 1e9;
     double rebuildRate = entries / seconds;
-    assertThat(guarded.stats().size()).as("keys in the rebuilt filter").isGreaterThanOrEqualTo(entries);
+    assertThat(guarded.stats().size())
+        .as("keys in the rebuilt filter")
+        .isGreaterThanOrEqualTo(entries);
 
     int sample = Math.min(entries, 20_000);
     start = System.nanoTime();
@@ -260,10 +313,12 @@ class HazelcastWritesAndKeysTest {
     }
     double iteratorRate = sample / ((System.nanoTime() - start) / 1e9);
 
-    System.out.printf("Hazelcast keys into a new filter (2 members, %,d entries): rebuild %,.0f keys/s (%.2f s);"
-        + " JCache iterator %,.0f keys/s over %,d keys; ratio %.1f%n", entries, rebuildRate, seconds, iteratorRate,
-        sample, rebuildRate / iteratorRate);
-    assertThat(rebuildRate).as("rebuild rate vs iterator rate %,.0f keys/s", iteratorRate)
+    System.out.printf(
+        "Hazelcast keys into a new filter (2 members, %,d entries): rebuild %,.0f keys/s (%.2f s);"
+            + " JCache iterator %,.0f keys/s over %,d keys; ratio %.1f%n",
+        entries, rebuildRate, seconds, iteratorRate, sample, rebuildRate / iteratorRate);
+    assertThat(rebuildRate)
+        .as("rebuild rate vs iterator rate %,.0f keys/s", iteratorRate)
         .isGreaterThanOrEqualTo(10 * iteratorRate);
     onA.getCacheManager().destroyCache("million");
   }

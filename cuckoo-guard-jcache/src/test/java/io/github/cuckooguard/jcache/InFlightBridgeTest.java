@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Caffeine's JCache provider runs even synchronous listeners on its executor, after the entry is
- * visible. These tests hold back every task submitted to that executor from a thread other than
- * the test's own (so the guard's Created event waits while the entry is already in the cache) and
- * check that the guarded cache still answers for the key: the write's {@code PendingEnter} holds
- * its fingerprint from before the provider call until the event has run. This is the path of an
+ * visible. These tests hold back every task submitted to that executor from a thread other than the
+ * test's own (so the guard's Created event waits while the entry is already in the cache) and check
+ * that the guarded cache still answers for the key: the write's {@code PendingEnter} holds its
+ * fingerprint from before the provider call until the event has run. This is the path of an
  * existing Caffeine cache wrapped with {@link GuardedCache#newBuilder}; caches the guarded manager
  * creates apply their events inside Caffeine's compute, with nothing queued.
  */
@@ -39,30 +39,36 @@ class InFlightBridgeTest {
   void setUp() {
     Thread testThread = Thread.currentThread();
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
-    CaffeineConfiguration<Long, String> config = new CaffeineConfiguration<Long, String>()
-        .setTypes(Long.class, String.class)
-        .setExecutorFactory(() -> task -> {
-          boolean hold = Thread.currentThread() != testThread;
-          cacheThreads.execute(() -> {
-            if (hold) {
-              awaitGate();
-            }
-            task.run();
-          });
-        });
-    config.setCacheLoaderFactory(() -> new javax.cache.integration.CacheLoader<>() {
-      @Override
-      public String load(Long key) {
-        return "loaded " + key;
-      }
+    CaffeineConfiguration<Long, String> config =
+        new CaffeineConfiguration<Long, String>()
+            .setTypes(Long.class, String.class)
+            .setExecutorFactory(
+                () ->
+                    task -> {
+                      boolean hold = Thread.currentThread() != testThread;
+                      cacheThreads.execute(
+                          () -> {
+                            if (hold) {
+                              awaitGate();
+                            }
+                            task.run();
+                          });
+                    });
+    config.setCacheLoaderFactory(
+        () ->
+            new javax.cache.integration.CacheLoader<>() {
+              @Override
+              public String load(Long key) {
+                return "loaded " + key;
+              }
 
-      @Override
-      public java.util.Map<Long, String> loadAll(Iterable<? extends Long> keys) {
-        java.util.Map<Long, String> all = new java.util.HashMap<>();
-        keys.forEach(k -> all.put(k, load(k)));
-        return all;
-      }
-    });
+              @Override
+              public java.util.Map<Long, String> loadAll(Iterable<? extends Long> keys) {
+                java.util.Map<Long, String> all = new java.util.HashMap<>();
+                keys.forEach(k -> all.put(k, load(k)));
+                return all;
+              }
+            });
     // An existing cache wrapped: its guard learns creations from the Created listener, whose
     // events queue on the executor (a cache created by the guarded manager handles them inside
     // Caffeine's compute instead, CaffeineRemovalsTest).
@@ -93,7 +99,9 @@ class InFlightBridgeTest {
     Future<?> writer = callers.submit(() -> cache.put(1L, "one"));
     await("the entry is visible in the provider", () -> raw.containsKey(1L));
 
-    assertThat(cache.stats().size()).as("the write's pending enter holds the key's one fingerprint").isOne();
+    assertThat(cache.stats().size())
+        .as("the write's pending enter holds the key's one fingerprint")
+        .isOne();
     assertThat(cache.mightContain(1L)).isTrue();
     assertThat(cache.get(1L)).isEqualTo("one");
     assertThat(cache.containsKey(1L)).isTrue();
@@ -101,10 +109,14 @@ class InFlightBridgeTest {
 
     gate.countDown();
     writer.get(10, TimeUnit.SECONDS);
-    assertThat(cache.stats().size()).as("the Created event completed the write's enter, no second copy").isOne();
+    assertThat(cache.stats().size())
+        .as("the Created event completed the write's enter, no second copy")
+        .isOne();
     assertThat(cache.get(1L)).isEqualTo("one");
     cache.remove(1L);
-    assertThat(cache.stats().size()).as("a removal through the guarded cache leaves the guard").isZero();
+    assertThat(cache.stats().size())
+        .as("a removal through the guarded cache leaves the guard")
+        .isZero();
   }
 
   @Test
@@ -114,7 +126,8 @@ class InFlightBridgeTest {
     cache.loadAll(Set.of(5L, 6L), false, done);
     done.get(10, TimeUnit.SECONDS);
 
-    // Caffeine reports completion without waiting for the Created events; the guard must know anyway
+    // Caffeine reports completion without waiting for the Created events; the guard must know
+    // anyway
     assertThat(cache.get(5L)).isEqualTo("loaded 5");
     assertThat(cache.containsKey(6L)).isTrue();
     gate.countDown();

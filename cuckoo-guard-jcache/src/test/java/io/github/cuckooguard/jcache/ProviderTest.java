@@ -54,10 +54,12 @@ class ProviderTest {
   void theSystemPropertyNamesTheDelegateAndCachingSelectsTheWrapperByClassName() throws Exception {
     System.setProperty(GuardSettings.DELEGATE, CAFFEINE);
     try (URLClassLoader loader = new URLClassLoader(new URL[0], getClass().getClassLoader())) {
-      CachingProvider selected = Caching.getCachingProvider(GuardedCachingProvider.class.getName(), loader);
+      CachingProvider selected =
+          Caching.getCachingProvider(GuardedCachingProvider.class.getName(), loader);
 
       assertThat(selected).isInstanceOf(GuardedCachingProvider.class);
-      assertThat(((GuardedCachingProvider) selected).delegate()).isInstanceOf(CaffeineCachingProvider.class);
+      assertThat(((GuardedCachingProvider) selected).delegate())
+          .isInstanceOf(CaffeineCachingProvider.class);
       CacheManager manager = selected.getCacheManager(selected.getDefaultURI(), loader);
       assertThat(manager.createCache("selected", config())).isInstanceOf(GuardedCache.class);
       selected.close();
@@ -67,15 +69,21 @@ class ProviderTest {
   @Test
   void aDelegateThatCannotBeUsedIsReportedWithWhatToSet() {
     System.setProperty(GuardSettings.DELEGATE, GuardedCachingProvider.class.getName());
-    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+    assertThatThrownBy(GuardedCachingProvider::new)
+        .isInstanceOf(CacheException.class)
         .hasMessageContaining("names the guarded provider itself");
     System.setProperty(GuardSettings.DELEGATE, String.class.getName());
-    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+    assertThatThrownBy(GuardedCachingProvider::new)
+        .isInstanceOf(CacheException.class)
         .hasMessageContaining("is not a javax.cache.spi.CachingProvider");
     System.setProperty(GuardSettings.DELEGATE, "com.example.NoSuchProvider");
-    assertThatThrownBy(GuardedCachingProvider::new).isInstanceOf(CacheException.class)
+    assertThatThrownBy(GuardedCachingProvider::new)
+        .isInstanceOf(CacheException.class)
         .hasMessageContaining("com.example.NoSuchProvider");
-    assertThatThrownBy(() -> new GuardedCachingProvider(new GuardedCachingProvider(new CaffeineCachingProvider())))
+    assertThatThrownBy(
+            () ->
+                new GuardedCachingProvider(
+                    new GuardedCachingProvider(new CaffeineCachingProvider())))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -108,13 +116,16 @@ class ProviderTest {
     properties.setProperty("cuckooguard.cache.big.expected-insertions", "200000");
     properties.setProperty("cuckooguard.expectedInsertions", "1000"); // camelCase is read too
     System.setProperty("cuckooguard.fpp", "0.001");
-    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
-        properties);
+    CacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
 
     long big = ((GuardedCache<?, ?>) manager.createCache("big", config())).stats().sizeInBytes();
-    long small = ((GuardedCache<?, ?>) manager.createCache("small", config())).stats().sizeInBytes();
+    long small =
+        ((GuardedCache<?, ?>) manager.createCache("small", config())).stats().sizeInBytes();
     System.clearProperty("cuckooguard.fpp");
-    long coarse = ((GuardedCache<?, ?>) manager.createCache("coarse", config())).stats().sizeInBytes();
+    long coarse =
+        ((GuardedCache<?, ?>) manager.createCache("coarse", config())).stats().sizeInBytes();
 
     assertThat(big).as("200,000 entries vs 1,000").isGreaterThan(100 * small);
     assertThat(small).as("fpp 0.001 vs the default 0.01").isGreaterThan(coarse);
@@ -128,10 +139,18 @@ class ProviderTest {
     Properties current = new Properties();
     current.setProperty("cuckooguard.expected-insertions", "200000");
 
-    long viaOld = ((GuardedCache<?, ?>) provider.getCacheManager(URI.create("old"), null, old)
-        .createCache("c", config())).stats().sizeInBytes();
-    long viaNew = ((GuardedCache<?, ?>) provider.getCacheManager(URI.create("new"), null, current)
-        .createCache("c", config())).stats().sizeInBytes();
+    long viaOld =
+        ((GuardedCache<?, ?>)
+                provider.getCacheManager(URI.create("old"), null, old).createCache("c", config()))
+            .stats()
+            .sizeInBytes();
+    long viaNew =
+        ((GuardedCache<?, ?>)
+                provider
+                    .getCacheManager(URI.create("new"), null, current)
+                    .createCache("c", config()))
+            .stats()
+            .sizeInBytes();
 
     assertThat(viaOld).isEqualTo(viaNew);
   }
@@ -142,8 +161,9 @@ class ProviderTest {
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.cache.c.fpp", "1.5");
     properties.setProperty("cuckooguard.expected-insertions", "lots");
-    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
-        properties);
+    CacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
 
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -152,15 +172,18 @@ class ProviderTest {
     properties.setProperty("cuckooguard.cache.c.fpp", "0.00001");
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("cuckooguard.expected-insertions (lots) is not a number (cache manager property)");
+        .hasMessageContaining(
+            "cuckooguard.expected-insertions (lots) is not a number (cache manager property)");
     properties.setProperty("cuckooguard.expected-insertions", "5000");
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("The guard of cache 'c' cannot be built with GuardSpec[expectedInsertions=5000, fpp=1.0E-5");
+        .hasMessageContaining(
+            "The guard of cache 'c' cannot be built with GuardSpec[expectedInsertions=5000, fpp=1.0E-5");
     properties.setProperty("cuckooguard.cache.c.fpp", "0.01");
     properties.setProperty("cuckooguard.funnel", "com.example.NoSuchFunnel");
     assertThatThrownBy(() -> manager.createCache("c", config()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("com.example.NoSuchFunnel");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("com.example.NoSuchFunnel");
     assertThat(manager.getCache("c")).as("nothing was created").isNull();
   }
 
@@ -169,15 +192,18 @@ class ProviderTest {
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.cache.c.fpq", "0.1");
-    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
-        properties);
+    CacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
 
     assertThatThrownBy(() -> manager.createCache("c", config()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown setting cuckooguard.cache.c.fpq=0.1")
-        .hasMessageContaining("expected-insertions").hasMessageContaining("fingerprint-bits")
+        .hasMessageContaining("expected-insertions")
+        .hasMessageContaining("fingerprint-bits")
         .hasMessageContaining("funnel");
-    assertThat(manager.createCache("other.cache", config())).as("settings of cache c do not concern others")
+    assertThat(manager.createCache("other.cache", config()))
+        .as("settings of cache c do not concern others")
         .isNotNull();
   }
 
@@ -186,8 +212,9 @@ class ProviderTest {
     provider = new GuardedCachingProvider(new CaffeineCachingProvider());
     Properties properties = new Properties();
     properties.setProperty("cuckooguard.cache.funnelled.funnel", CountingFunnel.class.getName());
-    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(),
-        properties);
+    CacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
     Cache<Long, String> cache = manager.createCache("funnelled", config());
     int before = CountingFunnel.CALLS.get();
 

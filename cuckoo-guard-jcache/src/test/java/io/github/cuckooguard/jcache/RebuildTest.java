@@ -34,13 +34,17 @@ class RebuildTest {
 
   /** Runs the guard's rebuilds when the test says so. */
   private final Queue<Runnable> held = new ArrayDeque<>();
+
   private final Executor manual = held::add;
 
   @BeforeEach
   void setUp() {
     caffeine = new CaffeineCachingProvider();
     rawManager = caffeine.getCacheManager();
-    raw = rawManager.createCache("existing", new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    raw =
+        rawManager.createCache(
+            "existing",
+            new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
     for (long k = 0; k < 1_000; k++) {
       raw.put(k, "before");
     }
@@ -60,7 +64,8 @@ class RebuildTest {
   @Test
   void keysPresentBeforeTheGuardExistedComeFromTheInitialScan() {
     Map<String, AtomicInteger> log = TestSupport.newCallLog();
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).executor(manual).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(TestSupport.recording(raw, log)).executor(manual).build();
 
     assertThat(cache.isPassThrough()).isTrue();
     assertThat(cache.get(5_000L)).isNull();
@@ -72,13 +77,18 @@ class RebuildTest {
     runHeldRebuilds();
 
     assertThat(cache.isPassThrough()).isFalse();
-    assertThat(LongStream.range(0, 1_000).filter(k -> k != 7).allMatch(cache::mightContain)).isTrue();
+    assertThat(LongStream.range(0, 1_000).filter(k -> k != 7).allMatch(cache::mightContain))
+        .isTrue();
     assertThat(cache.mightContain(2_000L)).isTrue();
     long misses = LongStream.range(10_000, 11_000).filter(k -> !cache.mightContain(k)).count();
     assertThat(misses).as("absent keys are short-circuited again (fpp 0.01)").isGreaterThan(950);
     log.clear();
-    assertThat(LongStream.range(10_000, 11_000).filter(k -> !cache.mightContain(k)).mapToObj(cache::get)
-        .allMatch(v -> v == null)).isTrue();
+    assertThat(
+            LongStream.range(10_000, 11_000)
+                .filter(k -> !cache.mightContain(k))
+                .mapToObj(cache::get)
+                .allMatch(v -> v == null))
+        .isTrue();
     assertThat(calls(log, "get")).isZero();
   }
 
@@ -86,7 +96,11 @@ class RebuildTest {
   void markStaleMeansPassThroughUntilARebuildHasReadTheCache() {
     GuardedCache<Long, String> cache = GuardedCache.newBuilder(raw).executor(manual).build();
     runHeldRebuilds();
-    long absent = LongStream.range(10_000, 11_000).filter(k -> !cache.mightContain(k)).findFirst().orElseThrow();
+    long absent =
+        LongStream.range(10_000, 11_000)
+            .filter(k -> !cache.mightContain(k))
+            .findFirst()
+            .orElseThrow();
 
     cache.markStale("test: events may have been lost");
     assertThat(cache.isPassThrough()).isTrue();
@@ -100,7 +114,8 @@ class RebuildTest {
 
   @Test
   void aGuardThatCannotHashAKeyStaysInPassThroughRatherThanMissIt() {
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(raw).funnel(new FailingFunnel(13L)).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(raw).funnel(new FailingFunnel(13L)).build();
     await("the initial scan failed", () -> cache.stats().lastRebuildFailure() != null);
     assertThat(cache.isPassThrough()).isTrue();
 
@@ -108,7 +123,8 @@ class RebuildTest {
     cache.rebuild().join();
     assertThat(cache.isPassThrough()).isFalse();
 
-    cache.put(13L, "again"); // the Created event cannot enter it: the listener marks the guard stale
+    cache.put(
+        13L, "again"); // the Created event cannot enter it: the listener marks the guard stale
     assertThat(cache.isPassThrough()).isTrue();
     assertThat(cache.get(13L)).isEqualTo("again");
     assertThat(cache.containsKey(13L)).isTrue();

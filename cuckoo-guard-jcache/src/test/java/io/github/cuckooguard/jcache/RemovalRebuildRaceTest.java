@@ -18,12 +18,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rebuild that runs after the provider removed an entry and before the guarded cache's
- * {@code remove} returned: its scan no longer sees the key, and its filter is swapped in before the
- * guard hears that the key left. The leave was announced before the removal, so the guard held
- * the key's copy in the new filter and takes that one; a leave reported only after the removal
- * would take another key's copy from the new filter (the core's KeySource-leave window, issue
- * 11). 4-bit fingerprints and 2,000 keys make colliding keys common, so a wrong remove shows.
+ * A rebuild that runs after the provider removed an entry and before the guarded cache's {@code
+ * remove} returned: its scan no longer sees the key, and its filter is swapped in before the guard
+ * hears that the key left. The leave was announced before the removal, so the guard held the key's
+ * copy in the new filter and takes that one; a leave reported only after the removal would take
+ * another key's copy from the new filter (the core's KeySource-leave window, issue 11). 4-bit
+ * fingerprints and 2,000 keys make colliding keys common, so a wrong remove shows.
  */
 class RemovalRebuildRaceTest {
 
@@ -44,24 +44,33 @@ class RemovalRebuildRaceTest {
     properties.setProperty("cuckooguard.fingerprint-bits", "4");
     properties.setProperty("cuckooguard.seed", "14");
     @SuppressWarnings("unchecked")
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) provider.getCacheManager(
-        provider.getDefaultURI(), provider.getDefaultClassLoader(), properties).createCache("race",
-        new CaffeineConfiguration<Long, String>().setTypes(Long.class, String.class)
-            .setExecutorFactory(() -> cacheThreads));
-    Cache<Long, String> raw = provider.delegate().getCacheManager().getCache("race", Long.class, String.class);
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>)
+            provider
+                .getCacheManager(
+                    provider.getDefaultURI(), provider.getDefaultClassLoader(), properties)
+                .createCache(
+                    "race",
+                    new CaffeineConfiguration<Long, String>()
+                        .setTypes(Long.class, String.class)
+                        .setExecutorFactory(() -> cacheThreads));
+    Cache<Long, String> raw =
+        provider.delegate().getCacheManager().getCache("race", Long.class, String.class);
     AtomicBoolean armed = new AtomicBoolean();
-    CacheEntryRemovedListener<Long, String> rebuildOnRemoval = events -> {
-      for (var event : events) {
-        if (armed.getAndSet(false)) {
-          while (raw.containsKey(event.getKey())) {
-            Thread.onSpinWait(); // Caffeine may run the event before its removal is visible
+    CacheEntryRemovedListener<Long, String> rebuildOnRemoval =
+        events -> {
+          for (var event : events) {
+            if (armed.getAndSet(false)) {
+              while (raw.containsKey(event.getKey())) {
+                Thread.onSpinWait(); // Caffeine may run the event before its removal is visible
+              }
+              cache.rebuild().join();
+            }
           }
-          cache.rebuild().join();
-        }
-      }
-    };
-    cache.registerCacheEntryListener(new MutableCacheEntryListenerConfiguration<>(
-        () -> rebuildOnRemoval, null, false, true)); // synchronous: remove returns after it
+        };
+    cache.registerCacheEntryListener(
+        new MutableCacheEntryListenerConfiguration<>(
+            () -> rebuildOnRemoval, null, false, true)); // synchronous: remove returns after it
     LongStream.range(0, 2_000).forEach(k -> cache.put(k, "v"));
 
     long rebuildsBefore = cache.stats().rebuilds();
@@ -72,16 +81,20 @@ class RemovalRebuildRaceTest {
       assertThat(cache.remove(k)).isTrue();
       // the next removal's rebuild would repair a wrong remove: check every present key now
       long removed = k;
-      LongStream.range(k + 1, 2_000).filter(present -> !cache.mightContain(present))
+      LongStream.range(k + 1, 2_000)
+          .filter(present -> !cache.mightContain(present))
           .forEach(present -> falseNegatives.add(present + " after the removal of " + removed));
       if (cache.stats().size() != 1_999 - k) {
         wrongSizes.add(cache.stats().size() + " fingerprints for " + (1_999 - k) + " keys");
       }
     }
 
-    assertThat(cache.stats().rebuilds()).as("a rebuild ran inside every removal").isGreaterThanOrEqualTo(
-        rebuildsBefore + 100);
+    assertThat(cache.stats().rebuilds())
+        .as("a rebuild ran inside every removal")
+        .isGreaterThanOrEqualTo(rebuildsBefore + 100);
     assertThat(falseNegatives).as("present keys reported absent").isEmpty();
-    assertThat(wrongSizes).as("exactly one fingerprint per present key after each removal").isEmpty();
+    assertThat(wrongSizes)
+        .as("exactly one fingerprint per present key after each removal")
+        .isEmpty();
   }
 }

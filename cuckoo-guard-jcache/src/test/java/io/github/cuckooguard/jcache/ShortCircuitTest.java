@@ -28,7 +28,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
-/** Which calls the guard answers, and the cases where it must not, on Caffeine's JCache provider. */
+/**
+ * Which calls the guard answers, and the cases where it must not, on Caffeine's JCache provider.
+ */
 class ShortCircuitTest {
 
   private static final long PRESENT = 200;
@@ -55,14 +57,18 @@ class ShortCircuitTest {
 
   /** Keys that were never written and that the guard reports definitely absent. */
   private static List<Long> definiteMisses(GuardedCache<Long, String> cache) {
-    return LongStream.range(1_000_000, 1_002_000).boxed().filter(k -> !cache.mightContain(k)).toList();
+    return LongStream.range(1_000_000, 1_002_000)
+        .boxed()
+        .filter(k -> !cache.mightContain(k))
+        .toList();
   }
 
   @Test
   void definiteMissesNeverReachTheProvider() {
     Map<String, AtomicInteger> log = TestSupport.newCallLog();
     Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
     await("the initial scan finished", () -> !cache.isPassThrough());
     for (long k = 0; k < PRESENT; k++) {
       cache.put(k, "v" + k);
@@ -88,7 +94,8 @@ class ShortCircuitTest {
     assertThat(cache.getAll(missSet)).isEmpty();
     cache.removeAll(missSet);
     assertThat(cache.invokeAll(missSet, (entry, args) -> entry.getValue())).isEmpty();
-    log.remove("isClosed"); // a local state check in every provider, made to throw IllegalStateException
+    log.remove(
+        "isClosed"); // a local state check in every provider, made to throw IllegalStateException
     assertThat(log).as("calls that reached the provider").isEmpty();
 
     for (long k = 0; k < PRESENT; k++) {
@@ -102,7 +109,8 @@ class ShortCircuitTest {
   void getAllAndRemoveAllAskTheProviderOnlyForKeysThatMightBePresent() {
     Map<String, AtomicInteger> log = TestSupport.newCallLog();
     Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
     await("the initial scan finished", () -> !cache.isPassThrough());
     cache.putAll(Map.of(1L, "a", 2L, "b", 3L, "c"));
     Set<Long> keys = new HashSet<>(definiteMisses(cache));
@@ -120,15 +128,20 @@ class ShortCircuitTest {
   void invokeOnAnAbsentKeyRunsLocallyAndCreatesThroughTheProviderWhenItWrites() {
     Map<String, AtomicInteger> log = TestSupport.newCallLog();
     Cache<Long, String> raw = provider.delegate().getCacheManager().createCache(name, config());
-    GuardedCache<Long, String> cache = GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
+    GuardedCache<Long, String> cache =
+        GuardedCache.newBuilder(TestSupport.recording(raw, log)).build();
     await("the initial scan finished", () -> !cache.isPassThrough());
     long key = definiteMisses(cache).get(0);
     log.clear();
 
-    String result = cache.invoke(key, (entry, args) -> {
-      entry.setValue("created by " + args[0]);
-      return "wrote " + entry.getValue();
-    }, "processor");
+    String result =
+        cache.invoke(
+            key,
+            (entry, args) -> {
+              entry.setValue("created by " + args[0]);
+              return "wrote " + entry.getValue();
+            },
+            "processor");
 
     assertThat(result).isEqualTo("wrote created by processor");
     assertThat(raw.get(key)).isEqualTo("created by processor");
@@ -139,8 +152,8 @@ class ShortCircuitTest {
 
   @Test
   void withStatisticsOnSkippedGetsAreCountedAsMissesInTheProvidersStatistics() throws Exception {
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name,
-        config().setStatisticsEnabled(true));
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>) manager.createCache(name, config().setStatisticsEnabled(true));
     cache.put(1L, "one");
     long before = cache.stats().definiteMisses();
 
@@ -151,24 +164,32 @@ class ShortCircuitTest {
     assertThat(cache.getAll(absent)).isEmpty();
     assertThat(cache.get(1L)).isEqualTo("one");
 
-    assertThat(cache.stats().definiteMisses() - before).as("lookups the guard answered").isGreaterThan(135);
-    assertThat(statistic(name, "CacheMisses")).as("the provider's misses, skipped ones included").isEqualTo(150L);
+    assertThat(cache.stats().definiteMisses() - before)
+        .as("lookups the guard answered")
+        .isGreaterThan(135);
+    assertThat(statistic(name, "CacheMisses"))
+        .as("the provider's misses, skipped ones included")
+        .isEqualTo(150L);
     assertThat(statistic(name, "CacheHits")).isEqualTo(1L);
     assertThat(statistic(name, "CacheGets")).isEqualTo(151L);
 
     manager.enableStatistics(name, false);
     cache.get(1_000L);
     manager.enableStatistics(name, true);
-    assertThat(statistic(name, "CacheMisses")).as("not counted while statistics are off").isEqualTo(150L);
+    assertThat(statistic(name, "CacheMisses"))
+        .as("not counted while statistics are off")
+        .isEqualTo(150L);
   }
 
   @Test
   void withStatisticsOnAProviderWhoseMissesCannotBeCountedEveryGetReachesIt() throws Exception {
-    org.ehcache.jsr107.EhcacheCachingProvider ehcache = new org.ehcache.jsr107.EhcacheCachingProvider();
+    org.ehcache.jsr107.EhcacheCachingProvider ehcache =
+        new org.ehcache.jsr107.EhcacheCachingProvider();
     GuardedCachingProvider guarded = new GuardedCachingProvider(ehcache);
     try {
-      GuardedCache<Long, String> cache = (GuardedCache<Long, String>) guarded.getCacheManager()
-          .createCache(name, config().setStatisticsEnabled(true));
+      GuardedCache<Long, String> cache =
+          (GuardedCache<Long, String>)
+              guarded.getCacheManager().createCache(name, config().setStatisticsEnabled(true));
       cache.put(1L, "one");
       long before = cache.stats().lookups();
       for (long k = 1_000; k < 1_100; k++) {
@@ -176,7 +197,8 @@ class ShortCircuitTest {
       }
       assertThat(cache.stats().lookups()).as("guard not consulted for gets").isEqualTo(before);
       assertThat(statistic(name, "CacheMisses")).isEqualTo(100L);
-      assertThat(cache.containsKey(1_000L)).isFalse(); // containsKey counts nothing: answered by the guard
+      assertThat(cache.containsKey(1_000L))
+          .isFalse(); // containsKey counts nothing: answered by the guard
       assertThat(cache.stats().lookups()).isEqualTo(before + 1);
     } finally {
       guarded.close();
@@ -186,9 +208,10 @@ class ShortCircuitTest {
 
   private static long statistic(String cacheName, String attribute) throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    Set<ObjectName> names = server.queryNames(new ObjectName("javax.cache:type=CacheStatistics,*"), null).stream()
-        .filter(n -> cacheName.equals(n.getKeyProperty("Cache")))
-        .collect(Collectors.toSet());
+    Set<ObjectName> names =
+        server.queryNames(new ObjectName("javax.cache:type=CacheStatistics,*"), null).stream()
+            .filter(n -> cacheName.equals(n.getKeyProperty("Cache")))
+            .collect(Collectors.toSet());
     assertThat(names).hasSize(1);
     return (Long) server.getAttribute(names.iterator().next(), attribute);
   }
@@ -196,22 +219,24 @@ class ShortCircuitTest {
   @Test
   void readThroughMissesReachTheLoader() {
     Map<Long, Integer> loads = new ConcurrentHashMap<>();
-    CacheLoader<Long, String> loader = new CacheLoader<>() {
-      @Override
-      public String load(Long key) {
-        loads.merge(key, 1, Integer::sum);
-        return "loaded " + key;
-      }
+    CacheLoader<Long, String> loader =
+        new CacheLoader<>() {
+          @Override
+          public String load(Long key) {
+            loads.merge(key, 1, Integer::sum);
+            return "loaded " + key;
+          }
 
-      @Override
-      public Map<Long, String> loadAll(Iterable<? extends Long> keys) {
-        Map<Long, String> all = new java.util.HashMap<>();
-        keys.forEach(k -> all.put(k, load(k)));
-        return all;
-      }
-    };
-    Cache<Long, String> cache = manager.createCache(name, config().setReadThrough(true)
-        .setCacheLoaderFactory(() -> loader));
+          @Override
+          public Map<Long, String> loadAll(Iterable<? extends Long> keys) {
+            Map<Long, String> all = new java.util.HashMap<>();
+            keys.forEach(k -> all.put(k, load(k)));
+            return all;
+          }
+        };
+    Cache<Long, String> cache =
+        manager.createCache(
+            name, config().setReadThrough(true).setCacheLoaderFactory(() -> loader));
 
     assertThat(cache.get(7L)).isEqualTo("loaded 7");
     assertThat(cache.getAll(Set.of(8L, 9L))).containsOnlyKeys(8L, 9L);
@@ -223,28 +248,31 @@ class ShortCircuitTest {
   @Test
   void writeThroughRemovalOfAnAbsentKeyReachesTheWriter() {
     List<Object> deleted = new ArrayList<>();
-    CacheWriter<Long, String> writer = new CacheWriter<>() {
-      @Override
-      public void write(Cache.Entry<? extends Long, ? extends String> entry) {}
+    CacheWriter<Long, String> writer =
+        new CacheWriter<>() {
+          @Override
+          public void write(Cache.Entry<? extends Long, ? extends String> entry) {}
 
-      @Override
-      public void writeAll(java.util.Collection<Cache.Entry<? extends Long, ? extends String>> entries) {
-        entries.clear();
-      }
+          @Override
+          public void writeAll(
+              java.util.Collection<Cache.Entry<? extends Long, ? extends String>> entries) {
+            entries.clear();
+          }
 
-      @Override
-      public void delete(Object key) {
-        deleted.add(key);
-      }
+          @Override
+          public void delete(Object key) {
+            deleted.add(key);
+          }
 
-      @Override
-      public void deleteAll(java.util.Collection<?> keys) {
-        deleted.addAll(keys);
-        keys.clear();
-      }
-    };
-    Cache<Long, String> cache = manager.createCache(name, config().setWriteThrough(true)
-        .setCacheWriterFactory(() -> writer));
+          @Override
+          public void deleteAll(java.util.Collection<?> keys) {
+            deleted.addAll(keys);
+            keys.clear();
+          }
+        };
+    Cache<Long, String> cache =
+        manager.createCache(
+            name, config().setWriteThrough(true).setCacheWriterFactory(() -> writer));
 
     assertThat(cache.remove(5L)).isFalse();
     assertThat(cache.getAndRemove(6L)).isNull();
@@ -255,22 +283,30 @@ class ShortCircuitTest {
 
   @Test
   void everyRemovalLeavesTheGuardAndClearRebuilds() {
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name, config());
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>) manager.createCache(name, config());
     for (long k = 0; k < PRESENT; k++) {
       cache.put(k, "v");
     }
     for (long k = 0; k < PRESENT / 4; k++) {
       assertThat(cache.remove(k)).isTrue();
     }
-    assertThat(cache.stats().size()).as("remove(key) takes the key's fingerprint").isEqualTo(PRESENT * 3 / 4);
+    assertThat(cache.stats().size())
+        .as("remove(key) takes the key's fingerprint")
+        .isEqualTo(PRESENT * 3 / 4);
     cache.removeAll(LongStream.range(PRESENT / 4, PRESENT / 2).boxed().collect(Collectors.toSet()));
-    assertThat(cache.stats().size()).as("removeAll(keys) takes its keys' fingerprints (Caffeine, in its compute)")
+    assertThat(cache.stats().size())
+        .as("removeAll(keys) takes its keys' fingerprints (Caffeine, in its compute)")
         .isEqualTo(PRESENT / 2);
-    cache.invoke(PRESENT / 2, (entry, args) -> {
-      entry.remove();
-      return null;
-    });
-    assertThat(cache.stats().size()).as("invoke that removes takes the key's fingerprint").isEqualTo(PRESENT / 2 - 1);
+    cache.invoke(
+        PRESENT / 2,
+        (entry, args) -> {
+          entry.remove();
+          return null;
+        });
+    assertThat(cache.stats().size())
+        .as("invoke that removes takes the key's fingerprint")
+        .isEqualTo(PRESENT / 2 - 1);
     assertThat(LongStream.range(PRESENT / 2 + 1, PRESENT).allMatch(cache::mightContain)).isTrue();
 
     cache.clear(); // no events: the guard goes to pass-through and rebuilds from the empty cache
@@ -280,12 +316,14 @@ class ShortCircuitTest {
     assertThat(cache.stats().size()).isOne();
     assertThat(cache.get(7L)).isEqualTo("back");
     assertThat(LongStream.range(0, PRESENT).filter(cache::mightContain).count())
-        .as("after the rebuild only 7 and rare false positives").isLessThan(10);
+        .as("after the rebuild only 7 and rare false positives")
+        .isLessThan(10);
   }
 
   @Test
   void aKeyRemovedAndCreatedAgainDoesNotPileUpFingerprints() {
-    GuardedCache<Long, String> cache = (GuardedCache<Long, String>) manager.createCache(name, config());
+    GuardedCache<Long, String> cache =
+        (GuardedCache<Long, String>) manager.createCache(name, config());
     for (int round = 0; round < 100; round++) {
       cache.put(1L, "round " + round);
       cache.remove(1L);
@@ -302,14 +340,21 @@ class ShortCircuitTest {
 
   @Test
   void configurationHidesTheGuardsListenerOnly() {
-    MutableConfiguration<Long, String> config = config().addCacheEntryListenerConfiguration(
-        new javax.cache.configuration.MutableCacheEntryListenerConfiguration<>(
-            FactoryBuilder.factoryOf(NoOpListener.class), null, false, false));
+    MutableConfiguration<Long, String> config =
+        config()
+            .addCacheEntryListenerConfiguration(
+                new javax.cache.configuration.MutableCacheEntryListenerConfiguration<>(
+                    FactoryBuilder.factoryOf(NoOpListener.class), null, false, false));
     Cache<Long, String> cache = manager.createCache(name, config);
 
-    assertThat(cache.getConfiguration(javax.cache.configuration.CompleteConfiguration.class)
-        .getCacheEntryListenerConfigurations()).containsExactlyElementsOf(config.getCacheEntryListenerConfigurations());
-    assertThat(config.getCacheEntryListenerConfigurations()).as("caller's configuration unchanged").hasSize(1);
+    assertThat(
+            cache
+                .getConfiguration(javax.cache.configuration.CompleteConfiguration.class)
+                .getCacheEntryListenerConfigurations())
+        .containsExactlyElementsOf(config.getCacheEntryListenerConfigurations());
+    assertThat(config.getCacheEntryListenerConfigurations())
+        .as("caller's configuration unchanged")
+        .hasSize(1);
   }
 
   @Test
@@ -328,11 +373,12 @@ class ShortCircuitTest {
   }
 
   /** A listener for configurations; does nothing. */
-  public static final class NoOpListener implements javax.cache.event.CacheEntryCreatedListener<Long, String>,
-      java.io.Serializable {
+  public static final class NoOpListener
+      implements javax.cache.event.CacheEntryCreatedListener<Long, String>, java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public void onCreated(Iterable<javax.cache.event.CacheEntryEvent<? extends Long, ? extends String>> events) {}
+    public void onCreated(
+        Iterable<javax.cache.event.CacheEntryEvent<? extends Long, ? extends String>> events) {}
   }
 }

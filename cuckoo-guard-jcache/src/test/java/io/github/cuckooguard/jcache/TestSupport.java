@@ -19,7 +19,9 @@ final class TestSupport {
 
   private TestSupport() {}
 
-  /** Waits until {@code condition} holds; fails after {@link #AWAIT_LIMIT}. Not a timing assertion. */
+  /**
+   * Waits until {@code condition} holds; fails after {@link #AWAIT_LIMIT}. Not a timing assertion.
+   */
   static void await(String what, BooleanSupplier condition) {
     long deadline = System.nanoTime() + AWAIT_LIMIT.toNanos();
     while (!condition.getAsBoolean()) {
@@ -41,15 +43,20 @@ final class TestSupport {
    */
   @SuppressWarnings("unchecked")
   static <K, V> Cache<K, V> recording(Cache<K, V> cache, Map<String, AtomicInteger> calls) {
-    return (Cache<K, V>) Proxy.newProxyInstance(Cache.class.getClassLoader(), new Class<?>[] {Cache.class},
-        (proxy, method, args) -> {
-          calls.computeIfAbsent(method.getName(), name -> new AtomicInteger()).incrementAndGet();
-          try {
-            return method.invoke(cache, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (Cache<K, V>)
+        Proxy.newProxyInstance(
+            Cache.class.getClassLoader(),
+            new Class<?>[] {Cache.class},
+            (proxy, method, args) -> {
+              calls
+                  .computeIfAbsent(method.getName(), name -> new AtomicInteger())
+                  .incrementAndGet();
+              try {
+                return method.invoke(cache, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   static Map<String, AtomicInteger> newCallLog() {

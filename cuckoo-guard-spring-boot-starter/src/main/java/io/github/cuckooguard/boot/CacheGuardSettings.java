@@ -36,8 +36,9 @@ final class CacheGuardSettings {
 
   /** Adds every setting to JCache cache manager properties, as cuckoo-guard-jcache reads them. */
   void addTo(Properties managerProperties) {
-    caches.forEach((cache, settings) ->
-        settings.forEach((k, v) -> managerProperties.setProperty(PREFIX + cache + "." + k, v)));
+    caches.forEach(
+        (cache, settings) ->
+            settings.forEach((k, v) -> managerProperties.setProperty(PREFIX + cache + "." + k, v)));
   }
 
   /** The guard settings of {@code cache}. */
@@ -68,11 +69,13 @@ final class CacheGuardSettings {
     try {
       Class<?> type = ClassUtils.forName(className, classLoader);
       if (!Funnel.class.isAssignableFrom(type)) {
-        throw new CuckooGuardPropertyException(key + " (" + className + ") does not implement " + Funnel.class.getName());
+        throw new CuckooGuardPropertyException(
+            key + " (" + className + ") does not implement " + Funnel.class.getName());
       }
       return (Funnel<Object>) BeanUtils.instantiateClass(type);
     } catch (ClassNotFoundException | LinkageError ex) {
-      throw new CuckooGuardPropertyException(key + " (" + className + ") is not a class on the class path", ex);
+      throw new CuckooGuardPropertyException(
+          key + " (" + className + ") is not a class on the class path", ex);
     }
   }
 

@@ -24,7 +24,10 @@ import org.springframework.context.annotation.Role;
  */
 @AutoConfiguration
 @ConditionalOnClass({CuckooGuard.class, EnableCuckooGuard.class})
-@ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@ConditionalOnProperty(
+    prefix = CuckooGuardProperties.PREFIX,
+    name = "enabled",
+    matchIfMissing = true)
 @EnableConfigurationProperties(CuckooGuardProperties.class)
 public class CuckooGuardAutoConfiguration {
 
@@ -44,9 +47,9 @@ public class CuckooGuardAutoConfiguration {
   }
 
   /**
-   * {@code @EnableCuckooGuard} with its defaults, skipped when the application's own
-   * configuration declared it (its registry bean then exists: user configuration is processed
-   * before auto-configuration).
+   * {@code @EnableCuckooGuard} with its defaults, skipped when the application's own configuration
+   * declared it (its registry bean then exists: user configuration is processed before
+   * auto-configuration).
    */
   @Configuration(proxyBeanMethods = false)
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)

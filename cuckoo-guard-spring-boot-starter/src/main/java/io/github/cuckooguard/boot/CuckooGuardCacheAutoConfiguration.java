@@ -17,13 +17,17 @@ import org.springframework.core.env.Environment;
 /**
  * Binds {@code cuckooguard.cache.<name>.*} from the {@code Environment} to the caches of Boot's
  * cache auto-configuration: passed to a JCache cache manager as its properties (read by
- * cuckoo-guard-jcache's {@code GuardedCachingProvider}), or used to build guarded Caffeine caches in
- * Spring's {@code CaffeineCacheManager}. The settings are checked when the customizer is created,
- * before the cache manager exists.
+ * cuckoo-guard-jcache's {@code GuardedCachingProvider}), or used to build guarded Caffeine caches
+ * in Spring's {@code CaffeineCacheManager}. The settings are checked when the customizer is
+ * created, before the cache manager exists.
  */
-@AutoConfiguration(beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
+@AutoConfiguration(
+    beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
 @ConditionalOnClass(CacheManagerCustomizer.class)
-@ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@ConditionalOnProperty(
+    prefix = CuckooGuardProperties.PREFIX,
+    name = "enabled",
+    matchIfMissing = true)
 @EnableConfigurationProperties(CuckooGuardProperties.class)
 public class CuckooGuardCacheAutoConfiguration {
 
@@ -52,19 +56,24 @@ public class CuckooGuardCacheAutoConfiguration {
     @Bean
     CaffeineCustomizer cuckooGuardCaffeineCaches(
         CuckooGuardProperties properties, CaffeineCacheGuards guards, Environment environment) {
-      return new CaffeineCustomizer(new CacheGuardSettings(properties), guards,
+      return new CaffeineCustomizer(
+          new CacheGuardSettings(properties),
+          guards,
           environment.getProperty("spring.cache.caffeine.spec"));
     }
   }
 
   /** A class, not a lambda, so that Boot can match its generic type to the cache manager. */
-  static final class CaffeineCustomizer implements CacheManagerCustomizer<CaffeineCacheManager>, BeanClassLoaderAware {
+  static final class CaffeineCustomizer
+      implements CacheManagerCustomizer<CaffeineCacheManager>, BeanClassLoaderAware {
     private final CacheGuardSettings settings;
     private final CaffeineCacheGuards guards;
     private final @org.jspecify.annotations.Nullable String spec;
     private @org.jspecify.annotations.Nullable ClassLoader classLoader;
 
-    CaffeineCustomizer(CacheGuardSettings settings, CaffeineCacheGuards guards,
+    CaffeineCustomizer(
+        CacheGuardSettings settings,
+        CaffeineCacheGuards guards,
         @org.jspecify.annotations.Nullable String spec) {
       this.settings = settings;
       this.guards = guards;

@@ -46,8 +46,8 @@ public class CuckooGuardEndpoint {
   }
 
   /**
-   * Runs {@code action} on the guard named {@code name}: {@code rebuild} requests a rebuild,
-   * {@code markStale} switches it to pass-through until the rebuild this requests.
+   * Runs {@code action} on the guard named {@code name}: {@code rebuild} requests a rebuild, {@code
+   * markStale} switches it to pass-through until the rebuild this requests.
    *
    * @throws IllegalArgumentException for an unknown guard or action (HTTP 400)
    */
@@ -56,9 +56,11 @@ public class CuckooGuardEndpoint {
     GuardView guard = catalog.guard(name);
     switch (action) {
       case "rebuild" -> guard.rebuild();
-      case "markStale", "mark-stale" -> guard.markStale("marked stale through the cuckooguard endpoint");
-      default -> throw new IllegalArgumentException(
-          "unknown action '" + action + "'; the actions are rebuild and markStale");
+      case "markStale", "mark-stale" ->
+          guard.markStale("marked stale through the cuckooguard endpoint");
+      default ->
+          throw new IllegalArgumentException(
+              "unknown action '" + action + "'; the actions are rebuild and markStale");
     }
     return describe(guard);
   }
@@ -78,7 +80,9 @@ public class CuckooGuardEndpoint {
     d.put("rebuilds", s.rebuilds());
     d.put("rebuildFailures", s.rebuildFailures());
     d.put("lastRebuildDuration", s.lastRebuildDuration().toString());
-    d.put("lastRebuildFailure", s.lastRebuildFailure() == null ? null : s.lastRebuildFailure().toString());
+    d.put(
+        "lastRebuildFailure",
+        s.lastRebuildFailure() == null ? null : s.lastRebuildFailure().toString());
     d.put("passThrough", s.passThrough());
     d.put("rebuilding", s.rebuilding());
     return d;

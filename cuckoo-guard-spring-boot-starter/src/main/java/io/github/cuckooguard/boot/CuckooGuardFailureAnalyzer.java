@@ -7,8 +7,8 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 
 /**
  * Turns the configuration errors of Cuckoo Guard's adapters into a description and an action
- * instead of a stack trace: a write path of a guarded repository that the guard does not follow,
- * a key type the guard cannot take, and an unknown or malformed setting ({@code cuckooguard.*},
+ * instead of a stack trace: a write path of a guarded repository that the guard does not follow, a
+ * key type the guard cannot take, and an unknown or malformed setting ({@code cuckooguard.*},
  * {@code hibernate.cuckoo.*}). An error is recognised as the adapters' when it is thrown by a class
  * of {@code io.github.cuckooguard} (the innermost such cause is reported). Registered in {@code
  * META-INF/spring.factories}.
@@ -16,8 +16,10 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
 
   private static final String PACKAGE = "io.github.cuckooguard.";
+
   /** A setting's name in a message: cuckooguard.… or hibernate.cuckoo.…, not a class name. */
-  private static final Pattern SETTING = Pattern.compile("(?<![\\w.])(cuckooguard|hibernate\\.cuckoo)\\.[a-z]");
+  private static final Pattern SETTING =
+      Pattern.compile("(?<![\\w.])(cuckooguard|hibernate\\.cuckoo)\\.[a-z]");
 
   @Override
   public @Nullable FailureAnalysis analyze(Throwable failure) {
@@ -32,7 +34,8 @@ public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
   private static @Nullable Throwable ours(Throwable failure) {
     Throwable found = null;
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if ((t instanceof IllegalStateException || t instanceof IllegalArgumentException) && thrownByUs(t)) {
+      if ((t instanceof IllegalStateException || t instanceof IllegalArgumentException)
+          && thrownByUs(t)) {
         found = found == null || !(found instanceof CuckooGuardPropertyException) ? t : found;
         if (t instanceof CuckooGuardPropertyException) {
           return t;
@@ -63,7 +66,8 @@ public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
       return "Give the guarded method a key of a supported type (see the message), or convert the key in the "
           + "key expression, e.g. key = \"#date.toEpochDay()\".";
     }
-    if (cause instanceof CuckooGuardPropertyException || message.contains("unknown setting")
+    if (cause instanceof CuckooGuardPropertyException
+        || message.contains("unknown setting")
         || SETTING.matcher(message).find()) {
       return "Correct the setting named above in application.properties/application.yml (cuckooguard.* or "
           + "spring.jpa.properties.hibernate.cuckoo.*), using one of the accepted names and a value in range.";

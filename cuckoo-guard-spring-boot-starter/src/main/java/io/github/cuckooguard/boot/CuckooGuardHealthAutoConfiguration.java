@@ -8,7 +8,10 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
-/** The {@code cuckooguard} health indicator ({@code management.health.cuckooguard.enabled}), when Boot's health module is present. */
+/**
+ * The {@code cuckooguard} health indicator ({@code management.health.cuckooguard.enabled}), when
+ * Boot's health module is present.
+ */
 @AutoConfiguration(after = CuckooGuardAutoConfiguration.class)
 @ConditionalOnBean(GuardCatalog.class)
 @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})

@@ -18,16 +18,25 @@ import org.springframework.core.env.Environment;
  * {@link HibernatePropertiesCustomizer}, after checking every key, so that a misspelled one fails
  * the start with the accepted names; and logs the open-in-view caveat once.
  */
-@AutoConfiguration(before = org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration.class)
+@AutoConfiguration(
+    before = org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration.class)
 @ConditionalOnClass({HibernateCuckooGuards.class, HibernatePropertiesCustomizer.class})
-@ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@ConditionalOnProperty(
+    prefix = CuckooGuardProperties.PREFIX,
+    name = "enabled",
+    matchIfMissing = true)
 @EnableConfigurationProperties(CuckooGuardProperties.class)
 public class CuckooGuardHibernateAutoConfiguration {
 
-  /** The names cuckoo-guard-hibernate reads itself under {@code hibernate.cuckoo.}, besides GuardSpec's. */
-  static final Set<String> ADAPTER_NAMES = Set.of(
-      unprefixed(CuckooGuardSettings.ENABLED), unprefixed(CuckooGuardSettings.ENTITIES),
-      unprefixed(CuckooGuardSettings.SCAN_FETCH_SIZE));
+  /**
+   * The names cuckoo-guard-hibernate reads itself under {@code hibernate.cuckoo.}, besides
+   * GuardSpec's.
+   */
+  static final Set<String> ADAPTER_NAMES =
+      Set.of(
+          unprefixed(CuckooGuardSettings.ENABLED),
+          unprefixed(CuckooGuardSettings.ENTITIES),
+          unprefixed(CuckooGuardSettings.SCAN_FETCH_SIZE));
 
   private static String unprefixed(String key) {
     return key.substring(CuckooGuardSettings.PREFIX.length());
@@ -35,7 +44,8 @@ public class CuckooGuardHibernateAutoConfiguration {
 
   /** Adds {@code cuckooguard.hibernate.*} to Hibernate's settings as {@code hibernate.cuckoo.*}. */
   @Bean
-  public HibernatePropertiesCustomizer cuckooGuardHibernatePropertiesCustomizer(CuckooGuardProperties properties) {
+  public HibernatePropertiesCustomizer cuckooGuardHibernatePropertiesCustomizer(
+      CuckooGuardProperties properties) {
     return hibernateProperties -> {
       for (Map.Entry<String, String> e : properties.getHibernate().entrySet()) {
         hibernateProperties.put(CuckooGuardSettings.PREFIX + e.getKey(), e.getValue());
@@ -48,9 +58,11 @@ public class CuckooGuardHibernateAutoConfiguration {
       try {
         GuardSpec.parse(hibernateProperties, CuckooGuardSettings.PREFIX, ADAPTER_NAMES);
       } catch (IllegalArgumentException ex) {
-        throw new CuckooGuardPropertyException(ex.getMessage()
-            .replace(CuckooGuardSettings.PREFIX, CuckooGuardProperties.PREFIX + ".hibernate.")
-            + " (hibernate.cuckoo.* settings come from cuckooguard.hibernate.* or spring.jpa.properties.hibernate.cuckoo.*)",
+        throw new CuckooGuardPropertyException(
+            ex.getMessage()
+                    .replace(
+                        CuckooGuardSettings.PREFIX, CuckooGuardProperties.PREFIX + ".hibernate.")
+                + " (hibernate.cuckoo.* settings come from cuckooguard.hibernate.* or spring.jpa.properties.hibernate.cuckoo.*)",
             ex);
       }
     };

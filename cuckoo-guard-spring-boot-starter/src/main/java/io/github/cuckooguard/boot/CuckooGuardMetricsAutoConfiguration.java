@@ -14,21 +14,33 @@ import org.springframework.context.annotation.Bean;
  * exist (the entity guards are known only after the {@code EntityManagerFactory} is built).
  * Requires Micrometer; off with {@code cuckooguard.metrics.enabled=false}.
  */
-@AutoConfiguration(after = CuckooGuardAutoConfiguration.class,
+@AutoConfiguration(
+    after = CuckooGuardAutoConfiguration.class,
     afterName = {
-        // Boot 4, then Boot 3: the class moved
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+      // Boot 4, then Boot 3: the class moved
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"
+    })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(GuardCatalog.class)
-@ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX + ".metrics", name = "enabled", matchIfMissing = true)
+@ConditionalOnProperty(
+    prefix = CuckooGuardProperties.PREFIX + ".metrics",
+    name = "enabled",
+    matchIfMissing = true)
 public class CuckooGuardMetricsAutoConfiguration {
 
   /** Binds the guards' meters after singleton instantiation. */
   @Bean
   public SmartInitializingSingleton cuckooGuardMeterBinding(
       GuardCatalog catalog, ObjectProvider<MeterRegistry> registries) {
-    return () -> registries.orderedStream().forEach(registry ->
-        catalog.guards().values().forEach(guard -> new GuardMeterBinder(guard).bindTo(registry)));
+    return () ->
+        registries
+            .orderedStream()
+            .forEach(
+                registry ->
+                    catalog
+                        .guards()
+                        .values()
+                        .forEach(guard -> new GuardMeterBinder(guard).bindTo(registry)));
   }
 }

@@ -18,25 +18,25 @@ public class CuckooGuardProperties {
 
   /**
    * Whether the starter turns the guards on (what {@code @EnableCuckooGuard} does). With false,
-   * annotated repositories run unguarded unless the application declares {@code
-   * @EnableCuckooGuard} itself.
+   * annotated repositories run unguarded unless the application declares {@code @EnableCuckooGuard}
+   * itself.
    */
   private boolean enabled = true;
 
   /**
-   * cuckoo-guard-hibernate settings, passed to Hibernate as {@code hibernate.cuckoo.<key>}: enabled,
-   * entities, expected_insertions, fpp, fingerprint_bits, expansion, seed, rebuild_load_threshold,
-   * fpp_drift_factor, scan_fetch_size (dashes, underscores and case are equivalent). They override
-   * the same keys given through {@code spring.jpa.properties}.
+   * cuckoo-guard-hibernate settings, passed to Hibernate as {@code hibernate.cuckoo.<key>}:
+   * enabled, entities, expected_insertions, fpp, fingerprint_bits, expansion, seed,
+   * rebuild_load_threshold, fpp_drift_factor, scan_fetch_size (dashes, underscores and case are
+   * equivalent). They override the same keys given through {@code spring.jpa.properties}.
    */
   private Map<String, String> hibernate = new LinkedHashMap<>();
 
   /**
-   * Settings of the guards declared with {@code @CuckooGuarded(name = …)}, by guard name:
-   * {@code cuckooguard.guards.<name>.<setting>} with the settings expected-insertions, fpp,
+   * Settings of the guards declared with {@code @CuckooGuarded(name = …)}, by guard name: {@code
+   * cuckooguard.guards.<name>.<setting>} with the settings expected-insertions, fpp,
    * fingerprint-bits, expansion, seed, rebuild-load-threshold, fpp-drift-factor. They override the
-   * annotation's expectedInsertions and fpp. A name no {@code @CuckooGuarded} declares, or an unknown
-   * setting, fails the start.
+   * annotation's expectedInsertions and fpp. A name no {@code @CuckooGuarded} declares, or an
+   * unknown setting, fails the start.
    */
   private Map<String, Map<String, String>> guards = new LinkedHashMap<>();
 
@@ -44,10 +44,10 @@ public class CuckooGuardProperties {
    * Settings of guarded caches, by cache name: {@code cuckooguard.cache.<name>.<setting>} with the
    * guard settings (expected-insertions, fpp, fingerprint-bits, expansion, seed,
    * rebuild-load-threshold, fpp-drift-factor) and funnel (the class name of a Funnel for the keys).
-   * For JCache (cuckoo-guard-jcache's GuardedCachingProvider as {@code spring.cache.jcache.provider})
-   * they are passed to the cache manager; for Spring's {@code CaffeineCacheManager} each cache named
-   * here is built as a guarded Caffeine cache (from {@code spring.cache.caffeine.spec}). An unknown
-   * setting fails the start.
+   * For JCache (cuckoo-guard-jcache's GuardedCachingProvider as {@code
+   * spring.cache.jcache.provider}) they are passed to the cache manager; for Spring's {@code
+   * CaffeineCacheManager} each cache named here is built as a guarded Caffeine cache (from {@code
+   * spring.cache.caffeine.spec}). An unknown setting fails the start.
    */
   private Map<String, Map<String, String>> cache = new LinkedHashMap<>();
 

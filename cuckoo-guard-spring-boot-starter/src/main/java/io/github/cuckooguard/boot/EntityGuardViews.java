@@ -9,13 +9,17 @@ import java.util.concurrent.CompletableFuture;
 import org.hibernate.SessionFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 
-/** Entity guards of cuckoo-guard-hibernate as {@link GuardView}s; loaded only when Hibernate is present. */
+/**
+ * Entity guards of cuckoo-guard-hibernate as {@link GuardView}s; loaded only when Hibernate is
+ * present.
+ */
 final class EntityGuardViews {
 
   private EntityGuardViews() {}
 
   static void collect(ListableBeanFactory beanFactory, Map<String, GuardView> into) {
-    for (EntityManagerFactory emf : beanFactory.getBeansOfType(EntityManagerFactory.class, false, false).values()) {
+    for (EntityManagerFactory emf :
+        beanFactory.getBeansOfType(EntityManagerFactory.class, false, false).values()) {
       SessionFactory sessionFactory;
       HibernateCuckooGuards guards;
       try {
@@ -28,7 +32,8 @@ final class EntityGuardViews {
         for (EntityType<?> type : emf.getMetamodel().getEntities()) {
           if ((type.getJavaType().getName().equals(entityName) || type.getName().equals(entityName))
               && readableWithoutTenant(guards, type.getJavaType())) {
-            into.putIfAbsent(type.getName(), new EntityGuard(type.getName(), type.getJavaType(), guards));
+            into.putIfAbsent(
+                type.getName(), new EntityGuard(type.getName(), type.getJavaType(), guards));
           }
         }
       }
@@ -45,7 +50,8 @@ final class EntityGuardViews {
     }
   }
 
-  private record EntityGuard(String name, Class<?> entity, HibernateCuckooGuards guards) implements GuardView {
+  private record EntityGuard(String name, Class<?> entity, HibernateCuckooGuards guards)
+      implements GuardView {
 
     @Override
     public Kind kind() {

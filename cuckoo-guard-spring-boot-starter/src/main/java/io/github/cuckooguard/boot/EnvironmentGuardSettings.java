@@ -24,18 +24,30 @@ final class EnvironmentGuardSettings implements GuardSettingsProvider {
 
   private final Map<String, Map<String, String>> settings;
 
-  EnvironmentGuardSettings(CuckooGuardProperties properties, ConfigurableListableBeanFactory beanFactory) {
+  EnvironmentGuardSettings(
+      CuckooGuardProperties properties, ConfigurableListableBeanFactory beanFactory) {
     this.settings = Map.copyOf(properties.getGuards());
     Set<String> declared = declaredGuards(beanFactory);
     for (Map.Entry<String, Map<String, String>> guard : settings.entrySet()) {
       String prefix = PREFIX + guard.getKey() + ".";
       if (!declared.contains(guard.getKey())) {
-        String why = beanFactory.containsBean(guard.getKey())
-            ? "'" + guard.getKey() + "' is a bean the application defines itself, not a guard declared with "
-                + "@CuckooGuarded(name = …): configure it where it is built"
-            : "no @CuckooGuarded(name = \"" + guard.getKey() + "\") declares a guard of that name";
-        throw new CuckooGuardPropertyException("unknown guard in " + prefix + guard.getValue().keySet() + ": " + why
-            + "; the declared guards are " + declared);
+        String why =
+            beanFactory.containsBean(guard.getKey())
+                ? "'"
+                    + guard.getKey()
+                    + "' is a bean the application defines itself, not a guard declared with "
+                    + "@CuckooGuarded(name = …): configure it where it is built"
+                : "no @CuckooGuarded(name = \""
+                    + guard.getKey()
+                    + "\") declares a guard of that name";
+        throw new CuckooGuardPropertyException(
+            "unknown guard in "
+                + prefix
+                + guard.getValue().keySet()
+                + ": "
+                + why
+                + "; the declared guards are "
+                + declared);
       }
       Map<String, String> prefixed = new LinkedHashMap<>();
       guard.getValue().forEach((k, v) -> prefixed.put(prefix + k, v));
@@ -47,12 +59,16 @@ final class EnvironmentGuardSettings implements GuardSettingsProvider {
     }
   }
 
-  /** The names of the guards declared with {@code @CuckooGuarded(name = …)} (their bean class tells). */
+  /**
+   * The names of the guards declared with {@code @CuckooGuarded(name = …)} (their bean class
+   * tells).
+   */
   private static Set<String> declaredGuards(ConfigurableListableBeanFactory beanFactory) {
     Set<String> names = new TreeSet<>();
     for (String name : beanFactory.getBeanDefinitionNames()) {
       BeanDefinition definition = beanFactory.getMergedBeanDefinition(name);
-      if (definition instanceof AbstractBeanDefinition abd && abd.hasBeanClass()
+      if (definition instanceof AbstractBeanDefinition abd
+          && abd.hasBeanClass()
           && abd.getBeanClass() == DeclaredGuardFactoryBean.class) {
         names.add(name);
       }

@@ -12,15 +12,18 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The guards of an application context by name: every {@code CuckooGuard} bean, and, when
- * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory}. Read
- * after the context is refreshed (the first call collects them; later calls return the same map).
- * Thread-safe.
+ * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory}.
+ * Read after the context is refreshed (the first call collects them; later calls return the same
+ * map). Thread-safe.
  */
 public final class GuardCatalog {
 
-  private static final boolean HIBERNATE = ClassUtils.isPresent(
-      "io.github.cuckooguard.hibernate.HibernateCuckooGuards", GuardCatalog.class.getClassLoader())
-      && ClassUtils.isPresent("jakarta.persistence.EntityManagerFactory", GuardCatalog.class.getClassLoader());
+  private static final boolean HIBERNATE =
+      ClassUtils.isPresent(
+              "io.github.cuckooguard.hibernate.HibernateCuckooGuards",
+              GuardCatalog.class.getClassLoader())
+          && ClassUtils.isPresent(
+              "jakarta.persistence.EntityManagerFactory", GuardCatalog.class.getClassLoader());
 
   private final ListableBeanFactory beanFactory;
   private volatile @Nullable Map<String, GuardView> guards;
@@ -53,7 +56,8 @@ public final class GuardCatalog {
   public GuardView guard(String name) {
     GuardView view = guards().get(name);
     if (view == null) {
-      throw new IllegalArgumentException("no guard named '" + name + "'; the guards are " + guards().keySet());
+      throw new IllegalArgumentException(
+          "no guard named '" + name + "'; the guards are " + guards().keySet());
     }
     return view;
   }
@@ -62,7 +66,8 @@ public final class GuardCatalog {
   private Map<String, GuardView> collect() {
     Map<String, GuardView> found = new LinkedHashMap<>();
     Map<String, CuckooGuard> beans = beanFactory.getBeansOfType(CuckooGuard.class, false, false);
-    beans.forEach((name, guard) -> found.put(name, new BeanGuard(name, (CuckooGuard<Object>) guard)));
+    beans.forEach(
+        (name, guard) -> found.put(name, new BeanGuard(name, (CuckooGuard<Object>) guard)));
     if (HIBERNATE) {
       EntityGuardViews.collect(beanFactory, found);
     }

@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  *       configured fpp is known, i.e. for guard beans)
  *   <li>{@code cuckooguard.load}: gauge, share of slots in use
  *   <li>{@code cuckooguard.size}: gauge, fingerprints held; {@code cuckooguard.size.bytes}: gauge
- *   <li>{@code cuckooguard.rebuilds{result=success|failure}}: function counters of completed and
- *       of failed rebuilds; {@code cuckooguard.rebuild.last.duration}: time gauge; {@code
+ *   <li>{@code cuckooguard.rebuilds{result=success|failure}}: function counters of completed and of
+ *       failed rebuilds; {@code cuckooguard.rebuild.last.duration}: time gauge; {@code
  *       cuckooguard.rebuild.failed}: gauge 1 while the last rebuild failed, else 0
  *   <li>{@code cuckooguard.pass.through}: gauge 1 while every lookup answers "might contain"
  * </ul>
@@ -40,51 +40,82 @@ public final class GuardMeterBinder implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    Tags tags = Tags.of("guard", guard.name(), "kind", guard.kind().name().toLowerCase(java.util.Locale.ROOT));
+    Tags tags =
+        Tags.of(
+            "guard", guard.name(), "kind", guard.kind().name().toLowerCase(java.util.Locale.ROOT));
     GuardView g = guard;
     FunctionCounter.builder("cuckooguard.lookups", g, v -> v.stats().definiteMisses())
-        .tags(tags).tag("result", "definite-miss")
+        .tags(tags)
+        .tag("result", "definite-miss")
         .description("Lookups the guard answered with a definite miss (the store was not asked)")
         .register(registry);
-    FunctionCounter.builder("cuckooguard.lookups", g, v -> {
-          GuardStats s = v.stats();
-          return s.lookups() - s.definiteMisses();
-        })
-        .tags(tags).tag("result", "might-contain")
+    FunctionCounter.builder(
+            "cuckooguard.lookups",
+            g,
+            v -> {
+              GuardStats s = v.stats();
+              return s.lookups() - s.definiteMisses();
+            })
+        .tags(tags)
+        .tag("result", "might-contain")
         .description("Lookups the guard let through to the store")
         .register(registry);
     FunctionCounter.builder("cuckooguard.false.positives", g, v -> v.stats().falsePositives())
-        .tags(tags).description("Lookups let through for keys the store did not have")
+        .tags(tags)
+        .description("Lookups let through for keys the store did not have")
         .register(registry);
     Gauge.builder("cuckooguard.fpp", g, v -> v.stats().observedFpp())
-        .tags(tags).tag("estimate", "observed")
+        .tags(tags)
+        .tag("estimate", "observed")
         .description("Observed false positive probability (NaN before any miss)")
         .register(registry);
     if (!Double.isNaN(g.expectedFpp())) {
       Gauge.builder("cuckooguard.fpp", g, GuardView::expectedFpp)
-          .tags(tags).tag("estimate", "expected")
+          .tags(tags)
+          .tag("estimate", "expected")
           .description("Configured false positive probability")
           .register(registry);
     }
     Gauge.builder("cuckooguard.load", g, v -> v.stats().loadFactor())
-        .tags(tags).description("Share of the filter's slots in use").register(registry);
-    Gauge.builder("cuckooguard.size", g, v -> v.stats().size())
-        .tags(tags).description("Fingerprints in the current filter").register(registry);
-    Gauge.builder("cuckooguard.size.bytes", g, v -> v.stats().sizeInBytes())
-        .tags(tags).baseUnit("bytes").description("Bytes of fingerprint storage in use").register(registry);
-    FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuilds())
-        .tags(tags).tag("result", "success")
-        .description("Rebuilds that completed and swapped in their filter").register(registry);
-    FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuildFailures())
-        .tags(tags).tag("result", "failure")
-        .description("Rebuilds that failed (the key source threw, or the executor rejected the rebuild)")
+        .tags(tags)
+        .description("Share of the filter's slots in use")
         .register(registry);
-    TimeGauge.builder("cuckooguard.rebuild.last.duration", g, TimeUnit.NANOSECONDS,
+    Gauge.builder("cuckooguard.size", g, v -> v.stats().size())
+        .tags(tags)
+        .description("Fingerprints in the current filter")
+        .register(registry);
+    Gauge.builder("cuckooguard.size.bytes", g, v -> v.stats().sizeInBytes())
+        .tags(tags)
+        .baseUnit("bytes")
+        .description("Bytes of fingerprint storage in use")
+        .register(registry);
+    FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuilds())
+        .tags(tags)
+        .tag("result", "success")
+        .description("Rebuilds that completed and swapped in their filter")
+        .register(registry);
+    FunctionCounter.builder("cuckooguard.rebuilds", g, v -> v.stats().rebuildFailures())
+        .tags(tags)
+        .tag("result", "failure")
+        .description(
+            "Rebuilds that failed (the key source threw, or the executor rejected the rebuild)")
+        .register(registry);
+    TimeGauge.builder(
+            "cuckooguard.rebuild.last.duration",
+            g,
+            TimeUnit.NANOSECONDS,
             v -> v.stats().lastRebuildDuration().toNanos())
-        .tags(tags).description("Duration of the last successful rebuild").register(registry);
-    Gauge.builder("cuckooguard.rebuild.failed", g, v -> v.stats().lastRebuildFailure() != null ? 1 : 0)
-        .tags(tags).description("1 while the most recent rebuild failed, else 0").register(registry);
+        .tags(tags)
+        .description("Duration of the last successful rebuild")
+        .register(registry);
+    Gauge.builder(
+            "cuckooguard.rebuild.failed", g, v -> v.stats().lastRebuildFailure() != null ? 1 : 0)
+        .tags(tags)
+        .description("1 while the most recent rebuild failed, else 0")
+        .register(registry);
     Gauge.builder("cuckooguard.pass.through", g, v -> v.stats().passThrough() ? 1 : 0)
-        .tags(tags).description("1 while the guard answers \"might contain\" for every key").register(registry);
+        .tags(tags)
+        .description("1 while the guard answers \"might contain\" for every key")
+        .register(registry);
   }
 }

@@ -18,13 +18,15 @@ import org.springframework.core.env.Environment;
  */
 final class OpenInViewWarning implements SmartInitializingSingleton, BeanFactoryAware {
 
-  static final String MESSAGE = "spring.jpa.open-in-view is on and the context has Cuckoo guards %s: "
-      + "a guarded find of an absent id runs no SQL, but the request still holds the view's "
-      + "EntityManager and, once anything opens it, a connection. Set spring.jpa.open-in-view=false "
-      + "to let a definite miss take no connection.";
+  static final String MESSAGE =
+      "spring.jpa.open-in-view is on and the context has Cuckoo guards %s: "
+          + "a guarded find of an absent id runs no SQL, but the request still holds the view's "
+          + "EntityManager and, once anything opens it, a connection. Set spring.jpa.open-in-view=false "
+          + "to let a definite miss take no connection.";
 
   private static final Log LOG = LogFactory.getLog(OpenInViewWarning.class);
-  private static final String INTERCEPTOR = "org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor";
+  private static final String INTERCEPTOR =
+      "org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor";
 
   private final Environment environment;
   private final AtomicBoolean logged = new AtomicBoolean();

@@ -21,8 +21,8 @@ import org.springframework.context.aot.AbstractAotProcessor;
 
 /**
  * Spring AOT processing (what {@code spring-boot:process-aot} and a native build run) of a Boot
- * application with the starter, an entity guard and a guard declared with {@code
- * @CuckooGuarded(name = "books")} succeeds, writes the declared guard as code, and builds no
+ * application with the starter, an entity guard and a guard declared with
+ * {@code @CuckooGuarded(name = "books")} succeeds, writes the declared guard as code, and builds no
  * guard: no key scan, no warm-up, no WARN.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -32,9 +32,14 @@ class AotProcessingTest {
   @Test
   void aotProcessingWritesTheGuardsAsCodeAndStartsNoWarmUp(@TempDir Path out, CapturedOutput output)
       throws Exception {
-    AbstractAotProcessor.Settings settings = AbstractAotProcessor.Settings.builder()
-        .sourceOutput(out.resolve("sources")).resourceOutput(out.resolve("resources"))
-        .classOutput(out.resolve("classes")).groupId("io.github.cuckooguard").artifactId("aot-sample").build();
+    AbstractAotProcessor.Settings settings =
+        AbstractAotProcessor.Settings.builder()
+            .sourceOutput(out.resolve("sources"))
+            .resourceOutput(out.resolve("resources"))
+            .classOutput(out.resolve("classes"))
+            .groupId("io.github.cuckooguard")
+            .artifactId("aot-sample")
+            .build();
     new SpringApplicationAotProcessor(GuardedApp.class, settings, new String[0]).process();
 
     List<Path> sources;
@@ -46,13 +51,20 @@ class AotProcessingTest {
     for (Path p : sources) {
       code.append(Files.readString(p, StandardCharsets.UTF_8));
     }
-    assertThat(code).as("the declared guard 'books' is registered by generated code")
-        .contains("DeclaredGuardFactoryBean").contains("\"books\"").contains("\"bookKeys\"");
+    assertThat(code)
+        .as("the declared guard 'books' is registered by generated code")
+        .contains("DeclaredGuardFactoryBean")
+        .contains("\"books\"")
+        .contains("\"bookKeys\"");
 
     String log = output.getOut() + output.getErr();
-    assertThat(log).as("no warm-up or scan during AOT processing").doesNotContain("warm-up")
-        .doesNotContain("Warm-up").doesNotContain("scan");
+    assertThat(log)
+        .as("no warm-up or scan during AOT processing")
+        .doesNotContain("warm-up")
+        .doesNotContain("Warm-up")
+        .doesNotContain("scan");
     assertThat(log.lines().filter(l -> l.startsWith("WARN") || l.startsWith("ERROR")))
-        .as("nothing logged at WARN or ERROR during AOT processing").isEmpty();
+        .as("nothing logged at WARN or ERROR during AOT processing")
+        .isEmpty();
   }
 }

@@ -8,7 +8,8 @@ final class Awaits {
 
   private Awaits() {}
 
-  static void until(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+  static void until(String what, Duration timeout, BooleanSupplier condition)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

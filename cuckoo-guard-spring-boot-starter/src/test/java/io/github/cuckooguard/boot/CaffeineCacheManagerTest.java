@@ -21,14 +21,18 @@ import org.springframework.cache.interceptor.SimpleKey;
  * filter than 0.001 for the same capacity); every key Spring's cache abstraction wrote is found,
  * evicted keys leave, and absent keys are answered by the guard.
  */
-@SpringBootTest(classes = CacheApp.class, properties = {
-    "spring.config.name=cacheapp", "spring.cache.type=caffeine",
-    "spring.cache.cache-names=pages,exact,plain",
-    "spring.cache.caffeine.spec=maximumSize=2000",
-    "cuckooguard.cache.pages.fpp=0.3",
-    "cuckooguard.cache.pages.expected-insertions=2000",
-    "cuckooguard.cache.exact.fpp=0.001",
-    "cuckooguard.cache.exact.expected-insertions=2000"})
+@SpringBootTest(
+    classes = CacheApp.class,
+    properties = {
+      "spring.config.name=cacheapp",
+      "spring.cache.type=caffeine",
+      "spring.cache.cache-names=pages,exact,plain",
+      "spring.cache.caffeine.spec=maximumSize=2000",
+      "cuckooguard.cache.pages.fpp=0.3",
+      "cuckooguard.cache.pages.expected-insertions=2000",
+      "cuckooguard.cache.exact.fpp=0.001",
+      "cuckooguard.cache.exact.expected-insertions=2000"
+    })
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CaffeineCacheManagerTest {
 
@@ -41,12 +45,14 @@ class CaffeineCacheManagerTest {
     assertThat(guards.guards()).containsOnlyKeys("pages", "exact");
     CaffeineGuard<Object, Object> pages = guards.guard("pages");
     CaffeineGuard<Object, Object> exact = guards.guard("exact");
-    assertThat(pages.stats().sizeInBytes()).as("fpp 0.3 needs fewer fingerprint bits than 0.001")
+    assertThat(pages.stats().sizeInBytes())
+        .as("fpp 0.3 needs fewer fingerprint bits than 0.001")
         .isLessThan(exact.stats().sizeInBytes());
     assertThat(cacheManager.getCache("pages").getNativeCache().getClass().getName())
         .startsWith("io.github.cuckooguard.caffeine");
     assertThat(cacheManager.getCache("plain").getNativeCache().getClass().getName())
-        .as("a cache without settings stays plain").startsWith("com.github.benmanes.caffeine");
+        .as("a cache without settings stays plain")
+        .startsWith("com.github.benmanes.caffeine");
   }
 
   @Test
@@ -56,7 +62,8 @@ class CaffeineCacheManagerTest {
       cache.put(new SimpleKey("order", i), "v" + i);
     }
     for (int i = 0; i < 200; i++) {
-      assertThat(cache.get(new SimpleKey("order", i))).as("a new SimpleKey equal to the written one, %d", i)
+      assertThat(cache.get(new SimpleKey("order", i)))
+          .as("a new SimpleKey equal to the written one, %d", i)
           .isNotNull();
     }
   }
@@ -79,7 +86,8 @@ class CaffeineCacheManagerTest {
     for (int i = 0; i < 1_000; i++) {
       assertThat(cache.get("absent-" + i)).isNull();
     }
-    assertThat(guard.stats().definiteMisses() - before).as("fpp 0.001: at most a few (expected 1) of 1000 let through")
+    assertThat(guard.stats().definiteMisses() - before)
+        .as("fpp 0.001: at most a few (expected 1) of 1000 let through")
         .isGreaterThanOrEqualTo(990);
   }
 }

@@ -33,7 +33,8 @@ class HealthAndEndpointTest {
   @Test
   void markStaleThroughTheEndpointTurnsTheHealthOutOfService() throws InterruptedException {
     SessionFactory sessionFactory = entityManagerFactory.unwrap(SessionFactory.class);
-    assertThat(HibernateCuckooGuards.of(sessionFactory).awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+    assertThat(HibernateCuckooGuards.of(sessionFactory).awaitWarmUp(Duration.ofSeconds(30)))
+        .isTrue();
     GuardView books = catalog.guard("books");
     Awaits.until("warm-up of books", Duration.ofSeconds(60), () -> !books.stats().passThrough());
     HealthProbe.Reading up = HealthProbe.read(context);
@@ -56,9 +57,12 @@ class HealthAndEndpointTest {
 
   @Test
   void unknownGuardOrActionIsRejectedWithTheAcceptedNames() {
-    assertThatIllegalArgumentException().isThrownBy(() -> endpoint.guard("nope"))
-        .withMessageContaining("Customer").withMessageContaining("tokens");
-    assertThatIllegalArgumentException().isThrownBy(() -> endpoint.action("Customer", "explode"))
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> endpoint.guard("nope"))
+        .withMessageContaining("Customer")
+        .withMessageContaining("tokens");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> endpoint.action("Customer", "explode"))
         .withMessageContaining("rebuild and markStale");
   }
 }

@@ -17,14 +17,18 @@ import org.springframework.cache.CacheManager;
  * Caffeine-JCache): {@code cuckooguard.cache.<name>.*} from the Environment reaches each cache's
  * guard (before, cuckoo-guard-jcache read system properties only).
  */
-@SpringBootTest(classes = CacheApp.class, properties = {
-    "spring.config.name=cacheapp", "spring.cache.type=jcache",
-    "spring.cache.jcache.provider=io.github.cuckooguard.jcache.GuardedCachingProvider",
-    "spring.cache.cache-names=books,exact",
-    "cuckooguard.cache.books.fpp=0.3",
-    "cuckooguard.cache.books.expected-insertions=5000",
-    "cuckooguard.cache.exact.fpp=0.001",
-    "cuckooguard.cache.exact.expected-insertions=5000"})
+@SpringBootTest(
+    classes = CacheApp.class,
+    properties = {
+      "spring.config.name=cacheapp",
+      "spring.cache.type=jcache",
+      "spring.cache.jcache.provider=io.github.cuckooguard.jcache.GuardedCachingProvider",
+      "spring.cache.cache-names=books,exact",
+      "cuckooguard.cache.books.fpp=0.3",
+      "cuckooguard.cache.books.expected-insertions=5000",
+      "cuckooguard.cache.exact.fpp=0.001",
+      "cuckooguard.cache.exact.expected-insertions=5000"
+    })
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class JCacheSettingsTest {
 
@@ -32,15 +36,16 @@ class JCacheSettingsTest {
 
   @SuppressWarnings("unchecked")
   private GuardedCache<Object, Object> guarded(String name) {
-    javax.cache.Cache<Object, Object> cache = (javax.cache.Cache<Object, Object>) cacheManager.getCache(name)
-        .getNativeCache();
+    javax.cache.Cache<Object, Object> cache =
+        (javax.cache.Cache<Object, Object>) cacheManager.getCache(name).getNativeCache();
     assertThat(cache).isInstanceOf(GuardedCache.class);
     return (GuardedCache<Object, Object>) cache;
   }
 
   @Test
   void settingsFromTheEnvironmentReachTheCachesGuards() {
-    assertThat(guarded("books").stats().sizeInBytes()).as("fpp 0.3 needs fewer fingerprint bits than 0.001")
+    assertThat(guarded("books").stats().sizeInBytes())
+        .as("fpp 0.3 needs fewer fingerprint bits than 0.001")
         .isLessThan(guarded("exact").stats().sizeInBytes());
   }
 

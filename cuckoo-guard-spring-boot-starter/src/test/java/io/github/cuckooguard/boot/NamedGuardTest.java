@@ -15,17 +15,21 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * A guard declared with {@code @CuckooGuarded(name = "books")} in a Boot application: its
- * settings come from {@code cuckooguard.guards.books.*} in application.properties (over the
- * annotation's fpp), it is in the catalog, and present rows are found while absent ones are
- * answered by the guard.
+ * A guard declared with {@code @CuckooGuarded(name = "books")} in a Boot application: its settings
+ * come from {@code cuckooguard.guards.books.*} in application.properties (over the annotation's
+ * fpp), it is in the catalog, and present rows are found while absent ones are answered by the
+ * guard.
  */
 @SpringBootTest(classes = GuardedApp.class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class NamedGuardTest {
 
   @Autowired BookStore books;
-  @Autowired @Qualifier("books") CuckooGuard<Object> guard;
+
+  @Autowired
+  @Qualifier("books")
+  CuckooGuard<Object> guard;
+
   @Autowired GuardCatalog catalog;
 
   @BeforeEach
@@ -35,7 +39,8 @@ class NamedGuardTest {
 
   @Test
   void settingsFromTheEnvironmentOverrideTheAnnotation() {
-    assertThat(guard.spec().fpp()).as("cuckooguard.guards.books.fpp over @CuckooGuarded(fpp = 0.05)")
+    assertThat(guard.spec().fpp())
+        .as("cuckooguard.guards.books.fpp over @CuckooGuarded(fpp = 0.05)")
         .isEqualTo(0.002);
     assertThat(guard.spec().expectedInsertions()).isEqualTo(20_000);
     assertThat(catalog.guard("books").kind()).isEqualTo(GuardView.Kind.BEAN);
@@ -56,7 +61,8 @@ class NamedGuardTest {
     }
     long before = guard.stats().definiteMisses();
     assertThat(books.title(miss)).isEmpty();
-    assertThat(guard.stats().definiteMisses()).as("the finder asked the guard, which answered absent")
+    assertThat(guard.stats().definiteMisses())
+        .as("the finder asked the guard, which answered absent")
         .isEqualTo(before + 1);
     for (long id = 1; id <= 50; id++) {
       books.delete(id);

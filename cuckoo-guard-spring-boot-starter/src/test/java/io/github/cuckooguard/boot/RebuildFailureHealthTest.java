@@ -32,7 +32,11 @@ import org.springframework.test.annotation.DirtiesContext;
 class RebuildFailureHealthTest {
 
   @Autowired BookStore books;
-  @Autowired @Qualifier("books") CuckooGuard<Object> guard;
+
+  @Autowired
+  @Qualifier("books")
+  CuckooGuard<Object> guard;
+
   @Autowired JdbcTemplate jdbc;
   @Autowired MeterRegistry registry;
   @Autowired ApplicationContext context;
@@ -46,19 +50,23 @@ class RebuildFailureHealthTest {
     assertThat(failureCounter()).isZero();
 
     jdbc.execute("alter table book rename to book_away");
-    assertThatThrownBy(() -> guard.rebuild().join()).hasRootCauseMessage(rootMessageOfMissingTable());
+    assertThatThrownBy(() -> guard.rebuild().join())
+        .hasRootCauseMessage(rootMessageOfMissingTable());
     jdbc.execute("alter table book_away rename to book");
 
     assertThat(guard.stats().rebuildFailures()).isEqualTo(1);
     assertThat(failureCounter()).isEqualTo(1);
-    assertThat(registry.get("cuckooguard.rebuild.failed").tags("guard", "books").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("cuckooguard.rebuild.failed").tags("guard", "books").gauge().value())
+        .isEqualTo(1);
     assertThat(guard.isPassThrough()).as("a failed rebuild leaves the guard pass-through").isTrue();
     assertThat(endpoint.guard("books")).containsEntry("rebuildFailures", 1L);
     HealthProbe.Reading degraded = HealthProbe.read(context);
     assertThat(degraded.status()).isEqualTo("OUT_OF_SERVICE");
     @SuppressWarnings("unchecked")
     Map<String, Object> detail = (Map<String, Object>) degraded.details().get("books");
-    assertThat((String) detail.get("reason")).startsWith("last rebuild failed").contains("select id from book");
+    assertThat((String) detail.get("reason"))
+        .startsWith("last rebuild failed")
+        .contains("select id from book");
     assertThat(detail).containsEntry("rebuildFailures", 1L);
 
     books.insert(2, "two"); // written while degraded: followed all the same
@@ -66,14 +74,26 @@ class RebuildFailureHealthTest {
     assertThat(guard.isPassThrough()).isFalse();
     assertThat(books.title(1)).contains("one");
     assertThat(books.title(2)).contains("two");
-    assertThat(guard.stats().rebuildFailures()).as("a success does not reset the count").isEqualTo(1);
-    assertThat(registry.get("cuckooguard.rebuilds").tags("guard", "books", "result", "success")
-        .functionCounter().count()).isGreaterThanOrEqualTo(2);
-    assertThat(((Map<?, ?>) HealthProbe.read(context).details().get("books")).get("reason")).isNull();
+    assertThat(guard.stats().rebuildFailures())
+        .as("a success does not reset the count")
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get("cuckooguard.rebuilds")
+                .tags("guard", "books", "result", "success")
+                .functionCounter()
+                .count())
+        .isGreaterThanOrEqualTo(2);
+    assertThat(((Map<?, ?>) HealthProbe.read(context).details().get("books")).get("reason"))
+        .isNull();
   }
 
   private double failureCounter() {
-    return registry.get("cuckooguard.rebuilds").tags("guard", "books", "result", "failure").functionCounter().count();
+    return registry
+        .get("cuckooguard.rebuilds")
+        .tags("guard", "books", "result", "failure")
+        .functionCounter()
+        .count();
   }
 
   private String rootMessageOfMissingTable() {

@@ -42,13 +42,15 @@ class StarterTest {
   @BeforeEach
   void warmUp() throws InterruptedException {
     SessionFactory sessionFactory = entityManagerFactory.unwrap(SessionFactory.class);
-    assertThat(HibernateCuckooGuards.of(sessionFactory).awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+    assertThat(HibernateCuckooGuards.of(sessionFactory).awaitWarmUp(Duration.ofSeconds(30)))
+        .isTrue();
     statistics = sessionFactory.getStatistics();
   }
 
   @Test
   void theStarterAloneTurnsTheGuardsOn() {
-    assertThat(GuardedApp.class.getAnnotation(io.github.cuckooguard.spring.EnableCuckooGuard.class)).isNull();
+    assertThat(GuardedApp.class.getAnnotation(io.github.cuckooguard.spring.EnableCuckooGuard.class))
+        .isNull();
     assertThat(context.containsBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME)).isTrue();
     assertThat(catalog.guards()).containsKeys("Customer", "tokens", "books");
     assertThat(catalog.guard("Customer").kind()).isEqualTo(GuardView.Kind.ENTITY);
@@ -70,21 +72,48 @@ class StarterTest {
     assertThat(customers.findById(505_505L)).isEmpty();
     long misses = catalog.guard("Customer").stats().definiteMisses();
     assertThat(misses).isPositive();
-    assertThat(registry.get("cuckooguard.lookups")
-        .tags("guard", "Customer", "kind", "entity", "result", "definite-miss").functionCounter().count())
+    assertThat(
+            registry
+                .get("cuckooguard.lookups")
+                .tags("guard", "Customer", "kind", "entity", "result", "definite-miss")
+                .functionCounter()
+                .count())
         .isEqualTo(misses);
-    assertThat(registry.get("cuckooguard.lookups").tags("guard", "Customer", "result", "might-contain")
-        .functionCounter().count()).isGreaterThanOrEqualTo(0);
-    assertThat(registry.get("cuckooguard.pass.through").tags("guard", "Customer").gauge().value()).isZero();
-    assertThat(registry.get("cuckooguard.size.bytes").tags("guard", "Customer").gauge().value()).isPositive();
-    assertThat(registry.get("cuckooguard.rebuilds").tags("guard", "Customer", "result", "success").functionCounter().count())
-        .as("the warm-up is a rebuild").isGreaterThanOrEqualTo(1);
-    assertThat(registry.get("cuckooguard.fpp").tags("guard", "tokens", "estimate", "expected").gauge().value())
+    assertThat(
+            registry
+                .get("cuckooguard.lookups")
+                .tags("guard", "Customer", "result", "might-contain")
+                .functionCounter()
+                .count())
+        .isGreaterThanOrEqualTo(0);
+    assertThat(registry.get("cuckooguard.pass.through").tags("guard", "Customer").gauge().value())
+        .isZero();
+    assertThat(registry.get("cuckooguard.size.bytes").tags("guard", "Customer").gauge().value())
+        .isPositive();
+    assertThat(
+            registry
+                .get("cuckooguard.rebuilds")
+                .tags("guard", "Customer", "result", "success")
+                .functionCounter()
+                .count())
+        .as("the warm-up is a rebuild")
+        .isGreaterThanOrEqualTo(1);
+    assertThat(
+            registry
+                .get("cuckooguard.fpp")
+                .tags("guard", "tokens", "estimate", "expected")
+                .gauge()
+                .value())
         .isEqualTo(0.01);
     assertThat(registry.get("cuckooguard.load").tags("guard", "tokens").gauge().value()).isZero();
-    assertThat(registry.find("cuckooguard.rebuild.last.duration").tags("guard", "Customer").timeGauge())
+    assertThat(
+            registry
+                .find("cuckooguard.rebuild.last.duration")
+                .tags("guard", "Customer")
+                .timeGauge())
         .isNotNull();
-    assertThat(registry.get("cuckooguard.rebuild.failed").tags("guard", "Customer").gauge().value()).isZero();
+    assertThat(registry.get("cuckooguard.rebuild.failed").tags("guard", "Customer").gauge().value())
+        .isZero();
   }
 
   @Test
@@ -93,22 +122,28 @@ class StarterTest {
     Map<String, Map<String, Object>> all = endpoint.guards();
     assertThat(all).containsKeys("Customer", "tokens");
     assertThat((Long) all.get("Customer").get("definiteMisses")).isPositive();
-    assertThat(endpoint.guard("tokens")).containsEntry("expectedFpp", 0.01).containsEntry("passThrough", false);
+    assertThat(endpoint.guard("tokens"))
+        .containsEntry("expectedFpp", 0.01)
+        .containsEntry("passThrough", false);
   }
 
   @Test
   void hibernateSettingsFromApplicationPropertiesReachHibernate() {
     Map<String, Object> properties = entityManagerFactory.getProperties();
-    assertThat(properties).containsEntry("hibernate.cuckoo.fpp", "0.001")
+    assertThat(properties)
+        .containsEntry("hibernate.cuckoo.fpp", "0.001")
         .containsEntry("hibernate.cuckoo.expected-insertions", "5000");
   }
 
   @Test
   void configurationMetadataIsGenerated() throws Exception {
-    try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+    try (InputStream in =
+        getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
       assertThat(in).isNotNull();
       String json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(json).contains("\"cuckooguard.enabled\"").contains("\"cuckooguard.hibernate\"")
+      assertThat(json)
+          .contains("\"cuckooguard.enabled\"")
+          .contains("\"cuckooguard.hibernate\"")
           .contains("\"cuckooguard.metrics.enabled\"");
     }
   }

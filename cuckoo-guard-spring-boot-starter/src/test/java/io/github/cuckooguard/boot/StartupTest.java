@@ -18,14 +18,17 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Starts real Boot applications and reads what Boot prints: the failure analyzer's description and
- * action instead of a stack trace, misspelled keys reported with the accepted names,
- * {@code cuckooguard.enabled=false}, and the open-in-view warning.
+ * action instead of a stack trace, misspelled keys reported with the accepted names, {@code
+ * cuckooguard.enabled=false}, and the open-in-view warning.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class StartupTest {
 
-  /** Runs {@code app} with {@code properties} as command-line arguments (they beat application.properties). */
+  /**
+   * Runs {@code app} with {@code properties} as command-line arguments (they beat
+   * application.properties).
+   */
   private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
     String[] args = new String[properties.length];
     for (int i = 0; i < properties.length; i++) {
@@ -39,8 +42,9 @@ class StartupTest {
     assertThatThrownBy(() -> run(UnfollowedWriteApp.class).close()).isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
-        .contains("Cuckoo Guard is misconfigured: Spring Data repository "
-            + "io.github.cuckooguard.boot.badapp.PurchaseOrderRepository is guarded by 'orders'")
+        .contains(
+            "Cuckoo Guard is misconfigured: Spring Data repository "
+                + "io.github.cuckooguard.boot.badapp.PurchaseOrderRepository is guarded by 'orders'")
         .contains("CrudRepository.save(Object)")
         .contains("Action:")
         .contains("annotate its inserts with @GuardedAdd");
@@ -53,7 +57,8 @@ class StartupTest {
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
         .contains("unknown setting cuckooguard.hibernate.fpq=0.01")
-        .contains("fpp").contains("expected-insertions")
+        .contains("fpp")
+        .contains("expected-insertions")
         .contains("Correct the setting named above");
   }
 
@@ -62,7 +67,8 @@ class StartupTest {
     assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.hibernate.fpp=2").close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
-        .contains("APPLICATION FAILED TO START").contains("cuckooguard.hibernate.fpp");
+        .contains("APPLICATION FAILED TO START")
+        .contains("cuckooguard.hibernate.fpp");
   }
 
   @Test
@@ -70,7 +76,8 @@ class StartupTest {
     assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.expected-entries=5").close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
-        .contains("APPLICATION FAILED TO START").contains("cuckooguard.expected-entries");
+        .contains("APPLICATION FAILED TO START")
+        .contains("cuckooguard.expected-entries");
   }
 
   @Test
@@ -80,7 +87,9 @@ class StartupTest {
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
         .contains("unknown setting cuckooguard.guards.books.fpq=0.01")
-        .contains("fpp").contains("expected-insertions").contains("rebuild-load-threshold")
+        .contains("fpp")
+        .contains("expected-insertions")
+        .contains("rebuild-load-threshold")
         .contains("Correct the setting named above");
   }
 
@@ -89,7 +98,8 @@ class StartupTest {
     assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.books.fpp=1.5").close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
-        .contains("APPLICATION FAILED TO START").contains("cuckooguard.guards.books.fpp");
+        .contains("APPLICATION FAILED TO START")
+        .contains("cuckooguard.guards.books.fpp");
   }
 
   @Test
@@ -107,23 +117,33 @@ class StartupTest {
     assertThatThrownBy(() -> run(GuardedApp.class, "cuckooguard.guards.tokens.fpp=0.01").close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
-        .contains("APPLICATION FAILED TO START").contains("'tokens' is a bean the application defines itself");
+        .contains("APPLICATION FAILED TO START")
+        .contains("'tokens' is a bean the application defines itself");
   }
 
   @Test
   void misspelledCacheSettingFailsTheStartWithTheAcceptedNames(CapturedOutput output) {
-    assertThatThrownBy(() -> run(io.github.cuckooguard.boot.cacheapp.CacheApp.class, "spring.config.name=cacheapp", "spring.cache.type=caffeine",
-        "spring.cache.caffeine.spec=maximumSize=100", "cuckooguard.cache.pages.fpq=0.01").close())
+    assertThatThrownBy(
+            () ->
+                run(
+                        io.github.cuckooguard.boot.cacheapp.CacheApp.class,
+                        "spring.config.name=cacheapp",
+                        "spring.cache.type=caffeine",
+                        "spring.cache.caffeine.spec=maximumSize=100",
+                        "cuckooguard.cache.pages.fpq=0.01")
+                    .close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
         .contains("unknown setting cuckooguard.cache.pages.fpq=0.01")
-        .contains("funnel").contains("expected-insertions");
+        .contains("funnel")
+        .contains("expected-insertions");
   }
 
   @Test
   void enabledFalseLeavesTheGuardsOff() {
-    try (ConfigurableApplicationContext context = run(GuardedApp.class, "cuckooguard.enabled=false")) {
+    try (ConfigurableApplicationContext context =
+        run(GuardedApp.class, "cuckooguard.enabled=false")) {
       assertThat(context.containsBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME)).isFalse();
       assertThat(context.getBeanNamesForType(GuardCatalog.class)).isEmpty();
     }
@@ -131,7 +151,8 @@ class StartupTest {
 
   @Test
   void openInViewWithAGuardIsLoggedOnce(CapturedOutput output) {
-    try (ConfigurableApplicationContext context = run(GuardedApp.class, "spring.jpa.open-in-view=true")) {
+    try (ConfigurableApplicationContext context =
+        run(GuardedApp.class, "spring.jpa.open-in-view=true")) {
       String out = output.getOut() + output.getErr();
       String marker = "spring.jpa.open-in-view is on and the context has Cuckoo guards";
       assertThat(out).contains(marker);

@@ -4,10 +4,10 @@ import io.github.cuckooguard.caffeine.CaffeineGuard;
 import io.github.cuckooguard.jcache.GuardedCachingProvider;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.cache.CacheManagerCustomizer;
 import org.springframework.boot.autoconfigure.cache.JCachePropertiesCustomizer;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
 import org.springframework.context.annotation.Bean;
@@ -17,13 +17,17 @@ import org.springframework.core.env.Environment;
 /**
  * Binds {@code cuckooguard.cache.<name>.*} from the {@code Environment} to the caches of Boot's
  * cache auto-configuration: passed to a JCache cache manager as its properties (read by
- * cuckoo-guard-jcache's {@code GuardedCachingProvider}), or used to build guarded Caffeine caches in
- * Spring's {@code CaffeineCacheManager}. The settings are checked when the customizer is created,
- * before the cache manager exists.
+ * cuckoo-guard-jcache's {@code GuardedCachingProvider}), or used to build guarded Caffeine caches
+ * in Spring's {@code CaffeineCacheManager}. The settings are checked when the customizer is
+ * created, before the cache manager exists.
  */
-@AutoConfiguration(beforeName = "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration")
+@AutoConfiguration(
+    beforeName = "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration")
 @ConditionalOnClass(CacheManagerCustomizer.class)
-@ConditionalOnProperty(prefix = CuckooGuardProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@ConditionalOnProperty(
+    prefix = CuckooGuardProperties.PREFIX,
+    name = "enabled",
+    matchIfMissing = true)
 @EnableConfigurationProperties(CuckooGuardProperties.class)
 public class Boot3CacheAutoConfiguration {
 
@@ -52,19 +56,24 @@ public class Boot3CacheAutoConfiguration {
     @Bean
     CaffeineCustomizer cuckooGuardCaffeineCaches(
         CuckooGuardProperties properties, CaffeineCacheGuards guards, Environment environment) {
-      return new CaffeineCustomizer(new CacheGuardSettings(properties), guards,
+      return new CaffeineCustomizer(
+          new CacheGuardSettings(properties),
+          guards,
           environment.getProperty("spring.cache.caffeine.spec"));
     }
   }
 
   /** A class, not a lambda, so that Boot can match its generic type to the cache manager. */
-  static final class CaffeineCustomizer implements CacheManagerCustomizer<CaffeineCacheManager>, BeanClassLoaderAware {
+  static final class CaffeineCustomizer
+      implements CacheManagerCustomizer<CaffeineCacheManager>, BeanClassLoaderAware {
     private final CacheGuardSettings settings;
     private final CaffeineCacheGuards guards;
     private final @org.jspecify.annotations.Nullable String spec;
     private @org.jspecify.annotations.Nullable ClassLoader classLoader;
 
-    CaffeineCustomizer(CacheGuardSettings settings, CaffeineCacheGuards guards,
+    CaffeineCustomizer(
+        CacheGuardSettings settings,
+        CaffeineCacheGuards guards,
         @org.jspecify.annotations.Nullable String spec) {
       this.settings = settings;
       this.guards = guards;

@@ -4,7 +4,10 @@ import java.util.Map;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.context.ApplicationContext;
 
-/** Reads the starter's health indicator on this Boot line (Boot 3.5: org.springframework.boot.actuate.health). */
+/**
+ * Reads the starter's health indicator on this Boot line (Boot 3.5:
+ * org.springframework.boot.actuate.health).
+ */
 final class HealthProbe {
 
   private HealthProbe() {}
@@ -13,7 +16,8 @@ final class HealthProbe {
   record Reading(String status, Map<String, Object> details) {}
 
   static Reading read(ApplicationContext context) {
-    Health health = context.getBean("cuckooguardHealthIndicator", Boot3HealthIndicator.class).getHealth(true);
+    Health health =
+        context.getBean("cuckooguardHealthIndicator", Boot3HealthIndicator.class).getHealth(true);
     return new Reading(health.getStatus().getCode(), health.getDetails());
   }
 }

@@ -7,9 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A method that makes a key exist in the store (an insert): its key enters the guard
- * <b>before</b> the method runs, so that no reader can ever see the new row while the guard still
- * says "absent".
+ * A method that makes a key exist in the store (an insert): its key enters the guard <b>before</b>
+ * the method runs, so that no reader can ever see the new row while the guard still says "absent".
  *
  * <p><b>Contract: the method creates a new key, or says that it did not.</b> A key owns one
  * fingerprint in the guard while it exists; the guard cannot tell a new key from an existing one,
@@ -28,18 +27,18 @@ import java.lang.annotation.Target;
  *
  * <p><b>Transactions.</b> The key's enter ({@link io.github.cuckooguard.CuckooGuard#beginEnter})
  * stays in flight until the write's fate is known. When a transaction is active at the call, it
- * ends after that transaction: visible after commit, aborted (the fingerprint removed, paired
- * with this add) after rollback ({@code afterCompletion}); a method that reports it created
- * nothing aborts it at once. When the method throws and no transaction is active, the enter is
- * kept, because the write may have happened: a spare fingerprint at worst, never a false
- * negative. The method's write must take part in the transaction active at the call: a method
- * declared {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the
- * start of the context, since a rollback of the outer transaction would abort the enter of a row
- * that was committed.
+ * ends after that transaction: visible after commit, aborted (the fingerprint removed, paired with
+ * this add) after rollback ({@code afterCompletion}); a method that reports it created nothing
+ * aborts it at once. When the method throws and no transaction is active, the enter is kept,
+ * because the write may have happened: a spare fingerprint at worst, never a false negative. The
+ * method's write must take part in the transaction active at the call: a method declared
+ * {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the start of
+ * the context, since a rollback of the outer transaction would abort the enter of a row that was
+ * committed.
  *
  * <p>The key is evaluated before the method runs, so it must be known then (an id assigned by the
- * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to
- * {@code null} throws {@link NullPointerException} and the method does not run.
+ * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to {@code
+ * null} throws {@link NullPointerException} and the method does not run.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

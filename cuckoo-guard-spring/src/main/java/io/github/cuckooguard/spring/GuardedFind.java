@@ -26,15 +26,15 @@ import java.lang.annotation.Target;
  *
  * <p>Every other return type fails the start of the context with a message naming the method:
  * primitives other than {@code boolean} and the boxed numbers ({@code long count(id)} cannot be
- * answered without guessing whether 0 or null is meant), {@code void}, concrete collection
- * classes, {@code Map} and other containers.
+ * answered without guessing whether 0 or null is meant), {@code void}, concrete collection classes,
+ * {@code Map} and other containers.
  *
- * <p>When the guard answers "might contain", the method runs as usual; if it then returns the
- * value above, the guard records a false positive
- * ({@link io.github.cuckooguard.CuckooGuard#reportFalsePositive}), which feeds the guard's
- * observed false-positive rate. With {@link CuckooGuarded#entity()} the guard is
- * cuckoo-guard-hibernate's, which records the false positives of the finds that reach
- * {@code Session.find} itself; the key must then be the entity's id.
+ * <p>When the guard answers "might contain", the method runs as usual; if it then returns the value
+ * above, the guard records a false positive ({@link
+ * io.github.cuckooguard.CuckooGuard#reportFalsePositive}), which feeds the guard's observed
+ * false-positive rate. With {@link CuckooGuarded#entity()} the guard is cuckoo-guard-hibernate's,
+ * which records the false positives of the finds that reach {@code Session.find} itself; the key
+ * must then be the entity's id.
  *
  * <p>The key is the value of {@link #key()}, else of the {@link GuardKey} parameter, else of the
  * only parameter. A key that evaluates to {@code null} or fails to evaluate at run time is not
@@ -50,9 +50,9 @@ public @interface GuardedFind {
 
   /**
    * A SpEL expression for the key, evaluated against the arguments as with {@code @Cacheable}:
-   * {@code #id} (needs the {@code -parameters} compiler flag), {@code #p0} or {@code #a0},
-   * {@code #root.args[0]}, {@code #root.method}, {@code @bean}. Empty means {@link GuardKey} or the
-   * only parameter. Checked when the context starts: a syntax error or a variable that names no
+   * {@code #id} (needs the {@code -parameters} compiler flag), {@code #p0} or {@code #a0}, {@code
+   * #root.args[0]}, {@code #root.method}, {@code @bean}. Empty means {@link GuardKey} or the only
+   * parameter. Checked when the context starts: a syntax error or a variable that names no
    * parameter fails the start.
    */
   String key() default "";

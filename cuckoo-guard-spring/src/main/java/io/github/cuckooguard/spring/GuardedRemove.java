@@ -9,14 +9,13 @@ import java.lang.annotation.Target;
 /**
  * A method that makes a key stop existing in the store (a delete): its leave is announced to the
  * guard ({@link io.github.cuckooguard.CuckooGuard#beginLeave}) <b>before</b> the method runs, and
- * the key leaves <b>after</b> it is gone, that is after the active transaction commits
- * ({@code afterCompletion(STATUS_COMMITTED)}), or when the method returns if no transaction is
- * active. A delete that throws, removes nothing or is rolled back removes nothing from the
- * guard.
+ * the key leaves <b>after</b> it is gone, that is after the active transaction commits ({@code
+ * afterCompletion(STATUS_COMMITTED)}), or when the method returns if no transaction is active. A
+ * delete that throws, removes nothing or is rolled back removes nothing from the guard.
  *
  * <p><b>Contract: the method reports whether it removed the key.</b> Removing the fingerprint of a
- * key that was never added can remove another key's fingerprint and make that key a false
- * negative, so the guard removes only what the method reports:
+ * key that was never added can remove another key's fingerprint and make that key a false negative,
+ * so the guard removes only what the method reports:
  *
  * <ul>
  *   <li>{@code boolean} / {@code Boolean}: {@code true} means removed.

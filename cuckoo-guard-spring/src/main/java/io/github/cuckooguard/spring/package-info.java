@@ -29,11 +29,11 @@
  *
  * <ul>
  *   <li>a key enters <b>before</b> the write of an {@link io.github.cuckooguard.spring.GuardedAdd}
- *       method, and the enter is aborted when the surrounding transaction rolls back or the
- *       method reports that it created nothing;
+ *       method, and the enter is aborted when the surrounding transaction rolls back or the method
+ *       reports that it created nothing;
  *   <li>a key leaves <b>after</b> the transaction that removed it commits (at once when no
- *       transaction is active), and only when the {@link io.github.cuckooguard.spring.GuardedRemove}
- *       method reports that it removed something;
+ *       transaction is active), and only when the {@link
+ *       io.github.cuckooguard.spring.GuardedRemove} method reports that it removed something;
  *   <li>both are the core's write protocol ({@link io.github.cuckooguard.CuckooGuard#beginEnter},
  *       {@link io.github.cuckooguard.CuckooGuard#beginLeave}), so the guard keeps the writes in
  *       flight across rebuilds and a key scan is a plain query of what exists;
@@ -41,8 +41,8 @@
  *       finders are not short-circuited.
  * </ul>
  *
- * <p>A repository declared with {@link io.github.cuckooguard.spring.CuckooGuarded#entity()} uses
- * no guard of its own: its finders ask the guard that cuckoo-guard's cuckoo-guard-hibernate keeps for
+ * <p>A repository declared with {@link io.github.cuckooguard.spring.CuckooGuarded#entity()} uses no
+ * guard of its own: its finders ask the guard that cuckoo-guard's cuckoo-guard-hibernate keeps for
  * the entity, which applies these rules at Hibernate's event level. cuckoo-guard-hibernate is an
  * optional dependency, needed only then.
  *

@@ -29,8 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A class-based repository (JdbcTemplate on H2, {@code @Transactional}) in a real context: what
- * reaches the method, the database and the transaction manager, and what the guard holds.
- * Each test uses its own keys; sizes are compared before and after, so tests do not interfere.
+ * reaches the method, the database and the transaction manager, and what the guard holds. Each test
+ * uses its own keys; sizes are compared before and after, so tests do not interfere.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClassBasedRepositoryTest {
@@ -131,13 +131,14 @@ class ClassBasedRepositoryTest {
     long before = size();
     long key = keys.next();
 
-    tx.executeWithoutResult(status -> {
-      users.insert(new User(key, "rolled back"));
-      assertThat(size()).as("added before commit").isEqualTo(before + 1);
-      assertThat(users.findById(key)).as("visible to its own transaction").isNotNull();
-      assertThat(users.deleteById(kept)).isTrue();
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          users.insert(new User(key, "rolled back"));
+          assertThat(size()).as("added before commit").isEqualTo(before + 1);
+          assertThat(users.findById(key)).as("visible to its own transaction").isNotNull();
+          assertThat(users.deleteById(kept)).isTrue();
+          status.setRollbackOnly();
+        });
 
     assertThat(size()).as("the add undone, the delete never applied").isEqualTo(before);
     assertThat(users.rowExists(key)).isFalse();
@@ -153,10 +154,11 @@ class ClassBasedRepositoryTest {
     assertThat(users.insert(new User(key, "again"))).isFalse();
     assertThat(size()).as("one fingerprint per key").isEqualTo(before);
 
-    tx.executeWithoutResult(status -> {
-      assertThat(users.insert(new User(key, "again, in a transaction"))).isFalse();
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          assertThat(users.insert(new User(key, "again, in a transaction"))).isFalse();
+          status.setRollbackOnly();
+        });
     assertThat(size()).as("a rollback does not undo an add twice").isEqualTo(before);
     assertThat(users.findById(key)).isEqualTo(new User(key, "first"));
   }
@@ -167,10 +169,11 @@ class ClassBasedRepositoryTest {
     users.insert(new User(key, "gone at commit"));
     long before = size();
 
-    tx.executeWithoutResult(status -> {
-      assertThat(users.deleteById(key)).isTrue();
-      assertThat(size()).as("not removed before commit").isEqualTo(before);
-    });
+    tx.executeWithoutResult(
+        status -> {
+          assertThat(users.deleteById(key)).isTrue();
+          assertThat(size()).as("not removed before commit").isEqualTo(before);
+        });
 
     assertThat(size()).isEqualTo(before - 1);
     assertThat(users.rowExists(key)).isFalse();
@@ -179,17 +182,19 @@ class ClassBasedRepositoryTest {
   @Test
   void writesStayInFlightUntilTheirTransactionEnds() {
     long key = keys.next();
-    tx.executeWithoutResult(status -> {
-      users.insert(new User(key, "in flight"));
-      assertThat(guard.inFlight()).as("the enter, until the commit").isEqualTo(1);
-    });
+    tx.executeWithoutResult(
+        status -> {
+          users.insert(new User(key, "in flight"));
+          assertThat(guard.inFlight()).as("the enter, until the commit").isEqualTo(1);
+        });
     assertThat(guard.inFlight()).as("after the commit").isZero();
     assertThat(users.findById(key)).isEqualTo(new User(key, "in flight"));
 
-    tx.executeWithoutResult(status -> {
-      assertThat(users.deleteById(key)).isTrue();
-      assertThat(guard.inFlight()).as("the leave, until the commit").isEqualTo(1);
-    });
+    tx.executeWithoutResult(
+        status -> {
+          assertThat(users.deleteById(key)).isTrue();
+          assertThat(guard.inFlight()).as("the leave, until the commit").isEqualTo(1);
+        });
     assertThat(guard.inFlight()).as("after the commit").isZero();
 
     assertThat(users.deleteById(key)).as("nothing to delete").isFalse();
@@ -203,10 +208,11 @@ class ClassBasedRepositoryTest {
     users.insert(new User(key, "stays"));
     long before = size();
 
-    tx.executeWithoutResult(status -> {
-      assertThat(users.deleteById(key)).isTrue();
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          assertThat(users.deleteById(key)).isTrue();
+          status.setRollbackOnly();
+        });
 
     assertThat(size()).isEqualTo(before);
     assertThat(users.findById(key)).isEqualTo(new User(key, "stays"));
@@ -230,7 +236,8 @@ class ClassBasedRepositoryTest {
 
     assertThat(users.deleteById(missing)).isFalse();
     assertThat(users.deleteCounting(missing)).isZero();
-    assertThatThrownBy(() -> users.remove(missing)).isInstanceOf(EmptyResultDataAccessException.class);
+    assertThatThrownBy(() -> users.remove(missing))
+        .isInstanceOf(EmptyResultDataAccessException.class);
 
     assertThat(size()).as("no unpaired remove").isEqualTo(before);
   }
@@ -256,11 +263,13 @@ class ClassBasedRepositoryTest {
     long before = size();
 
     // No transaction at the call: the write may have happened, so the add stays (a leak).
-    assertThatThrownBy(() -> users.create(new User(key, "duplicate"))).isInstanceOf(DuplicateKeyException.class);
+    assertThatThrownBy(() -> users.create(new User(key, "duplicate")))
+        .isInstanceOf(DuplicateKeyException.class);
     assertThat(size()).isEqualTo(before + 1);
 
     // In the caller's transaction, which the exception rolls back: undone.
-    assertThatThrownBy(() -> tx.executeWithoutResult(status -> users.create(new User(key, "duplicate"))))
+    assertThatThrownBy(
+            () -> tx.executeWithoutResult(status -> users.create(new User(key, "duplicate"))))
         .isInstanceOf(DuplicateKeyException.class);
     assertThat(size()).isEqualTo(before + 1);
   }
@@ -272,7 +281,8 @@ class ClassBasedRepositoryTest {
 
     assertThatThrownBy(() -> users.create(null))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("@GuardedAdd on " + JdbcUserRepository.class.getName() + ".create(User)")
+        .hasMessageContaining(
+            "@GuardedAdd on " + JdbcUserRepository.class.getName() + ".create(User)")
         .hasMessageContaining("key \"#a0.id()\" failed to evaluate")
         .hasMessageContaining("the method was not called");
 

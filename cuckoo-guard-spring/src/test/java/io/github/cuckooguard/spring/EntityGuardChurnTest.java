@@ -22,16 +22,16 @@ import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Several threads save (Spring Data's upsert), delete by id and find a small set of ids through
- * a {@code @CuckooGuarded(entity = Member.class)} repository, committing and rolling back, while
- * another thread rebuilds the entity guard over and over. A shadow truth records, per id, whether
- * a committed row exists and whether a write is in progress; a find of an id that had a
- * committed row for the whole call must find it (no false negative), and a find of an id that
- * had none must not (the truth is right).
+ * Several threads save (Spring Data's upsert), delete by id and find a small set of ids through a
+ * {@code @CuckooGuarded(entity = Member.class)} repository, committing and rolling back, while
+ * another thread rebuilds the entity guard over and over. A shadow truth records, per id, whether a
+ * committed row exists and whether a write is in progress; a find of an id that had a committed row
+ * for the whole call must find it (no false negative), and a find of an id that had none must not
+ * (the truth is right).
  *
  * <p>The truth of an id changes in the writer's {@code afterCompletion}, after Hibernate has
- * applied the commit to the guard; until then the id counts as being written and its finds are
- * not checked. Seeds are fixed; thread interleavings are not, and the assertions hold for every
+ * applied the commit to the guard; until then the id counts as being written and its finds are not
+ * checked. Seeds are fixed; thread interleavings are not, and the assertions hold for every
  * interleaving.
  */
 class EntityGuardChurnTest {
@@ -44,32 +44,45 @@ class EntityGuardChurnTest {
 
   @Test
   void committedIdsAreNeverShortCircuited() throws Exception {
-    try (AnnotationConfigApplicationContext context = Contexts.start(H2.newUrl(), EntityJpaConfig.class)) {
+    try (AnnotationConfigApplicationContext context =
+        Contexts.start(H2.newUrl(), EntityJpaConfig.class)) {
       members = context.getBean(MemberRepository.class);
       TransactionTemplate tx = context.getBean(TransactionTemplate.class);
       HibernateCuckooGuards guards =
-          HibernateCuckooGuards.of(context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class));
+          HibernateCuckooGuards.of(
+              context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class));
       assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
       long missesBefore = guards.stats(Member.class).guard().definiteMisses();
 
       // The truth changes after Hibernate has applied the commit to the guard.
-      ShadowChurn churn = new ShadowChurn(IDS, tx, Ordered.LOWEST_PRECEDENCE, this::find, this::change);
-      churn.run(WORKERS, OPS_PER_WORKER, 2_000, () -> guards.rebuild(Member.class).get(30, TimeUnit.SECONDS), 2);
+      ShadowChurn churn =
+          new ShadowChurn(IDS, tx, Ordered.LOWEST_PRECEDENCE, this::find, this::change);
+      churn.run(
+          WORKERS,
+          OPS_PER_WORKER,
+          2_000,
+          () -> guards.rebuild(Member.class).get(30, TimeUnit.SECONDS),
+          2);
 
       assertThat(churn.falseNegatives()).as("finds of committed ids answered \"absent\"").isZero();
-      assertThat(churn.phantomRows()).as("finds of absent ids that found a row (shadow truth broken)").isZero();
+      assertThat(churn.phantomRows())
+          .as("finds of absent ids that found a row (shadow truth broken)")
+          .isZero();
       assertThat(churn.checkedFinds()).as("finds checked against the truth").isGreaterThan(200);
       assertThat(churn.commits()).isGreaterThan(200);
       assertThat(churn.rollbacks()).isGreaterThan(50);
       assertThat(churn.rebuilds()).as("rebuilds during the churn").isGreaterThan(5);
       assertThat(guards.stats(Member.class).guard().definiteMisses() - missesBefore)
-          .as("finds short-circuited during the churn").isGreaterThan(100);
+          .as("finds short-circuited during the churn")
+          .isGreaterThan(100);
 
       assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
       MemberLookup lookup = context.getBean(MemberLookup.class);
       for (int id = 0; id < IDS; id++) {
         boolean present = churn.present(id);
-        assertThat(lookup.readById((long) id).isPresent()).as("row %s matches the truth", id).isEqualTo(present);
+        assertThat(lookup.readById((long) id).isPresent())
+            .as("row %s matches the truth", id)
+            .isEqualTo(present);
         if (present) {
           assertThat(members.findById((long) id)).as("guarded find of %s", id).isPresent();
         }
@@ -80,7 +93,8 @@ class EntityGuardChurnTest {
   /** A guarded find of an id, by {@code findById} or by a derived query (chosen at random). */
   private boolean find(int id, SplittableRandom random) {
     boolean byDerivedQuery = random.nextBoolean();
-    Optional<Member> found = byDerivedQuery ? members.findOneById((long) id) : members.findById((long) id);
+    Optional<Member> found =
+        byDerivedQuery ? members.findOneById((long) id) : members.findById((long) id);
     return found.isPresent();
   }
 

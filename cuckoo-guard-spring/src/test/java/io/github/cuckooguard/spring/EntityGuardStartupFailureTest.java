@@ -55,35 +55,55 @@ class EntityGuardStartupFailureTest {
     }
   }
 
-  private static String jpaStartupFailure(Map<String, Object> properties, Class<?>... configurations) {
-    return startupFailure(() -> Contexts.start(H2.newUrl(), context -> context.getEnvironment()
-        .getPropertySources().addFirst(new MapPropertySource("test", properties)), configurations).close());
+  private static String jpaStartupFailure(
+      Map<String, Object> properties, Class<?>... configurations) {
+    return startupFailure(
+        () ->
+            Contexts.start(
+                    H2.newUrl(),
+                    context ->
+                        context
+                            .getEnvironment()
+                            .getPropertySources()
+                            .addFirst(new MapPropertySource("test", properties)),
+                    configurations)
+                .close());
   }
 
   @Test
   void entityNotGuardedByHibernate() {
     assertThat(jpaStartupFailure(Map.of(), EntityJpaConfig.class, UnguardedFinder.class))
-        .contains("@CuckooGuarded(entity = " + Unguarded.class.getName() + ".class) on "
-            + UnguardedFinder.class.getName())
-        .contains(Unguarded.class.getName() + " is not guarded by cuckoo-guard-hibernate in "
-            + "EntityManagerFactory bean 'entityManagerFactory' (guarded: [" + Member.class.getName() + "])")
+        .contains(
+            "@CuckooGuarded(entity = "
+                + Unguarded.class.getName()
+                + ".class) on "
+                + UnguardedFinder.class.getName())
+        .contains(
+            Unguarded.class.getName()
+                + " is not guarded by cuckoo-guard-hibernate in "
+                + "EntityManagerFactory bean 'entityManagerFactory' (guarded: ["
+                + Member.class.getName()
+                + "])")
         .contains("Annotate it with @GuardedEntity or list it in hibernate.cuckoo.entities");
   }
 
   @Test
   void hibernateGuardSwitchedOff() {
-    assertThat(jpaStartupFailure(Map.of(CuckooGuardSettings.ENABLED, "false"), EntityJpaConfig.class))
+    assertThat(
+            jpaStartupFailure(Map.of(CuckooGuardSettings.ENABLED, "false"), EntityJpaConfig.class))
         .contains("@CuckooGuarded(entity = " + Member.class.getName() + ".class) on ")
         .contains(MemberRepository.class.getName())
-        .contains("cuckoo-guard-hibernate guards nothing in EntityManagerFactory bean 'entityManagerFactory'. "
-            + "Cuckoo guard is not active")
+        .contains(
+            "cuckoo-guard-hibernate guards nothing in EntityManagerFactory bean 'entityManagerFactory'. "
+                + "Cuckoo guard is not active")
         .contains("leave hibernate.cuckoo.enabled unset or true");
   }
 
   @Test
   void entityNotMapped() {
     assertThat(jpaStartupFailure(Map.of(), EntityJpaConfig.class, NotAnEntityFinder.class))
-        .contains("none of the EntityManagerFactory beans [entityManagerFactory] maps java.lang.String")
+        .contains(
+            "none of the EntityManagerFactory beans [entityManagerFactory] maps java.lang.String")
         .contains("Add it to the persistence unit");
   }
 
@@ -93,12 +113,18 @@ class EntityGuardStartupFailureTest {
   @Test
   void noEntityManagerFactory() {
     assertThat(startupFailure(NoFactoryConfig.class))
-        .contains("@CuckooGuarded(entity = " + Member.class.getName() + ".class) on " + MemberFinder.class.getName())
+        .contains(
+            "@CuckooGuarded(entity = "
+                + Member.class.getName()
+                + ".class) on "
+                + MemberFinder.class.getName())
         .contains("the context has no EntityManagerFactory (or Hibernate SessionFactory) bean")
         .contains("@CuckooGuarded(name = \"…\")");
   }
 
-  /** Hides cuckoo-guard-hibernate from the context, as if the optional dependency were not declared. */
+  /**
+   * Hides cuckoo-guard-hibernate from the context, as if the optional dependency were not declared.
+   */
   private static final class WithoutHibernateAdapter extends ClassLoader {
     WithoutHibernateAdapter() {
       super(EntityGuardStartupFailureTest.class.getClassLoader());
@@ -115,16 +141,19 @@ class EntityGuardStartupFailureTest {
 
   @Test
   void hibernateAdapterMissing() {
-    assertThat(startupFailure(() -> {
-      AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-      context.setClassLoader(new WithoutHibernateAdapter());
-      context.register(NoFactoryConfig.class);
-      try {
-        context.refresh();
-      } finally {
-        context.close();
-      }
-    }))
+    assertThat(
+            startupFailure(
+                () -> {
+                  AnnotationConfigApplicationContext context =
+                      new AnnotationConfigApplicationContext();
+                  context.setClassLoader(new WithoutHibernateAdapter());
+                  context.register(NoFactoryConfig.class);
+                  try {
+                    context.refresh();
+                  } finally {
+                    context.close();
+                  }
+                }))
         .contains("@CuckooGuarded(entity = Member.class) on " + MemberFinder.class.getName())
         .contains("io.github.cuckooguard.hibernate.HibernateCuckooGuards is not on the class path")
         .contains("Add the dependency io.github.cuckooguard:hibernate-adapter");
@@ -182,7 +211,10 @@ class EntityGuardStartupFailureTest {
   @Test
   void entityWithAttributesOfAGuardOfItsOwn() {
     assertThat(startupFailure(SizedTooConfig.class))
-        .contains("@CuckooGuarded(entity = Member.class) on " + SizedToo.class.getName() + " also sets name, fpp")
+        .contains(
+            "@CuckooGuarded(entity = Member.class) on "
+                + SizedToo.class.getName()
+                + " also sets name, fpp")
         .contains("sized by @GuardedEntity and the hibernate.cuckoo.* settings");
   }
 

@@ -31,8 +31,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * neither Spring Data's transaction nor a connection nor SQL. The table holds rows before the
  * context starts, so Hibernate's warm-up scan must have found them.
  *
- * <p>"Definite miss" ids are checked with the guard first, so a false positive cannot make a
- * test flaky.
+ * <p>"Definite miss" ids are checked with the guard first, so a false positive cannot make a test
+ * flaky.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EntityGuardTest {
@@ -55,7 +55,11 @@ class EntityGuardTest {
   void start() throws InterruptedException {
     String url = H2.newUrl();
     EntityJpaConfig.createSchema(url);
-    H2.execute(url, "insert into club_member(id, name) select x, 'member ' || x from system_range(1, " + EXISTING + ")");
+    H2.execute(
+        url,
+        "insert into club_member(id, name) select x, 'member ' || x from system_range(1, "
+            + EXISTING
+            + ")");
     context = Contexts.start(url, EntityJpaConfig.class);
     members = context.getBean(MemberRepository.class);
     lookup = context.getBean(MemberLookup.class);
@@ -63,7 +67,8 @@ class EntityGuardTest {
     tx = context.getBean(TransactionTemplate.class);
     dataSource = context.getBean(CountingDataSource.class);
     transactions = context.getBean(TransactionCounter.class);
-    SessionFactory sessionFactory = context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class);
+    SessionFactory sessionFactory =
+        context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class);
     statistics = sessionFactory.getStatistics();
     guards = HibernateCuckooGuards.of(sessionFactory);
     assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).as("warm-up").isTrue();
@@ -78,14 +83,17 @@ class EntityGuardTest {
   private record Cost(int transactions, int connections, long statements) {}
 
   private Cost cost() {
-    return new Cost(transactions.count(), dataSource.connections(), statistics.getPrepareStatementCount());
+    return new Cost(
+        transactions.count(), dataSource.connections(), statistics.getPrepareStatementCount());
   }
 
   private Cost costOf(Runnable action) {
     Cost before = cost();
     action.run();
     Cost after = cost();
-    return new Cost(after.transactions() - before.transactions(), after.connections() - before.connections(),
+    return new Cost(
+        after.transactions() - before.transactions(),
+        after.connections() - before.connections(),
         after.statements() - before.statements());
   }
 
@@ -93,17 +101,20 @@ class EntityGuardTest {
   void definiteMissCostsNoTransactionNoConnectionNoSql() {
     long id = definiteMiss();
 
-    Cost guarded = costOf(() -> {
-      assertThat(members.findById(id)).isEmpty();
-      assertThat(members.existsById(id)).isFalse();
-      assertThat(members.findOneById(id)).as("derived finder by id").isEmpty();
-      assertThat(dao.find(id)).as("class-based repository").isNull();
-    });
+    Cost guarded =
+        costOf(
+            () -> {
+              assertThat(members.findById(id)).isEmpty();
+              assertThat(members.existsById(id)).isFalse();
+              assertThat(members.findOneById(id)).as("derived finder by id").isEmpty();
+              assertThat(dao.find(id)).as("class-based repository").isNull();
+            });
     Cost hibernateOnly = costOf(() -> assertThat(lookup.findById(id)).isEmpty());
     Cost unguarded = costOf(() -> assertThat(lookup.readById(id)).isEmpty());
 
     assertThat(guarded).isEqualTo(new Cost(0, 0, 0));
-    assertThat(hibernateOnly).as("findById guarded by Hibernate alone: no SQL, but Spring Data's transaction")
+    assertThat(hibernateOnly)
+        .as("findById guarded by Hibernate alone: no SQL, but Spring Data's transaction")
         .isEqualTo(new Cost(1, 1, 0));
     assertThat(unguarded).as("the derived finder unguarded").isEqualTo(new Cost(0, 1, 1));
   }
@@ -128,7 +139,9 @@ class EntityGuardTest {
     assertThat(members.findById(id)).get().extracting(Member::getName).isEqualTo("ada lovelace");
     assertThat(members.existsById(id)).isTrue();
     assertThat(dao.find(id)).isNotNull();
-    assertThat(guards.stats(Member.class).guard().size()).as("the second save updated").isEqualTo(size);
+    assertThat(guards.stats(Member.class).guard().size())
+        .as("the second save updated")
+        .isEqualTo(size);
   }
 
   @Test
@@ -138,10 +151,12 @@ class EntityGuardTest {
 
     members.deleteById(id);
 
-    Cost cost = costOf(() -> {
-      assertThat(members.findById(id)).isEmpty();
-      assertThat(members.findOneById(id)).isEmpty();
-    });
+    Cost cost =
+        costOf(
+            () -> {
+              assertThat(members.findById(id)).isEmpty();
+              assertThat(members.findOneById(id)).isEmpty();
+            });
     assertThat(cost).isEqualTo(new Cost(0, 0, 0));
   }
 
@@ -150,11 +165,12 @@ class EntityGuardTest {
     long id = definiteMiss();
     members.save(new Member(id, "kept"));
 
-    tx.executeWithoutResult(status -> {
-      members.deleteById(id);
-      members.flush(); // the DELETE ran inside the transaction
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          members.deleteById(id);
+          members.flush(); // the DELETE ran inside the transaction
+          status.setRollbackOnly();
+        });
 
     assertThat(members.findById(id)).isPresent();
     assertThat(members.findOneById(id)).isPresent();
@@ -165,19 +181,21 @@ class EntityGuardTest {
     long id = definiteMiss();
     long otherMiss = definiteMiss();
 
-    tx.executeWithoutResult(status -> {
-      members.save(new Member(id, "draft")); // merged into the persistence context, not flushed
-      assertThat(members.findById(id)).as("from the persistence context").isPresent();
-      assertThat(members.findOneById(id)).as("the query flushes first").isPresent();
-      long statements = statistics.getPrepareStatementCount();
-      assertThat(members.findById(otherMiss)).isEmpty();
-      assertThat(statistics.getPrepareStatementCount())
-          .as("a miss inside the transaction is still answered by Hibernate without SQL")
-          .isEqualTo(statements);
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          members.save(new Member(id, "draft")); // merged into the persistence context, not flushed
+          assertThat(members.findById(id)).as("from the persistence context").isPresent();
+          assertThat(members.findOneById(id)).as("the query flushes first").isPresent();
+          long statements = statistics.getPrepareStatementCount();
+          assertThat(members.findById(otherMiss)).isEmpty();
+          assertThat(statistics.getPrepareStatementCount())
+              .as("a miss inside the transaction is still answered by Hibernate without SQL")
+              .isEqualTo(statements);
+          status.setRollbackOnly();
+        });
 
-    assertThat(costOf(() -> assertThat(members.findById(id)).isEmpty())).isEqualTo(new Cost(0, 0, 0));
+    assertThat(costOf(() -> assertThat(members.findById(id)).isEmpty()))
+        .isEqualTo(new Cost(0, 0, 0));
   }
 
   @Test

@@ -65,7 +65,8 @@ class KeySourceBeanTest {
 
   @Test
   void keySourceBeanFeedsTheWarmUpAndTheGuardIsInjectableByName() {
-    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(Config.class)) {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(Config.class)) {
       Catalog catalog = context.getBean(Catalog.class);
       CallCounter calls = context.getBean(CallCounter.class);
       CuckooGuard<Object> guard = context.getBean(GuardUser.class).guard;

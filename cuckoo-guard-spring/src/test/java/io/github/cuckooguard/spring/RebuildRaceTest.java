@@ -23,11 +23,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Rebuilds that start while guarded writes are in flight: the store and the guard's events are
- * a transaction apart, and the rebuilt filter must still hold every key that exists. Each test
- * pins one interleaving with latches (no timing). The adapter keeps no registry of its own: its
- * enters and leaves are the core's handles, and the rebuild takes the writes in flight from them
- * without a detour through pass-through.
+ * Rebuilds that start while guarded writes are in flight: the store and the guard's events are a
+ * transaction apart, and the rebuilt filter must still hold every key that exists. Each test pins
+ * one interleaving with latches (no timing). The adapter keeps no registry of its own: its enters
+ * and leaves are the core's handles, and the rebuild takes the writes in flight from them without a
+ * detour through pass-through.
  */
 class RebuildRaceTest {
 
@@ -40,7 +40,9 @@ class RebuildRaceTest {
   @BeforeEach
   @SuppressWarnings("unchecked")
   void start() {
-    context = Contexts.start(H2.newUrl(), c -> c.registerBean(KeyScanHook.class, () -> scanHook), JdbcConfig.class);
+    context =
+        Contexts.start(
+            H2.newUrl(), c -> c.registerBean(KeyScanHook.class, () -> scanHook), JdbcConfig.class);
     users = context.getBean(JdbcUserRepository.class);
     guard = context.getBean("users", CuckooGuard.class);
     tx = context.getBean(TransactionTemplate.class);
@@ -54,30 +56,36 @@ class RebuildRaceTest {
 
   /** Runs {@code body} in a transaction whose completion callbacks wait for {@code release}. */
   private Thread inTransactionHeldAfterCommit(Runnable body, Latch committed, Latch release) {
-    Thread thread = new Thread(() -> tx.executeWithoutResult(status -> {
-      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-        @Override
-        public int getOrder() {
-          return Ordered.HIGHEST_PRECEDENCE; // before the guard's callback
-        }
+    Thread thread =
+        new Thread(
+            () ->
+                tx.executeWithoutResult(
+                    status -> {
+                      TransactionSynchronizationManager.registerSynchronization(
+                          new TransactionSynchronization() {
+                            @Override
+                            public int getOrder() {
+                              return Ordered.HIGHEST_PRECEDENCE; // before the guard's callback
+                            }
 
-        @Override
-        public void afterCompletion(int status) {
-          committed.open();
-          release.await();
-        }
-      });
-      body.run();
-    }));
+                            @Override
+                            public void afterCompletion(int status) {
+                              committed.open();
+                              release.await();
+                            }
+                          });
+                      body.run();
+                    }));
     thread.start();
     return thread;
   }
 
   private CompletableFuture<Void> rebuildHeldAtScanStart(Latch scanStarted, Latch releaseScan) {
-    scanHook.beforeScan(() -> {
-      scanStarted.open();
-      releaseScan.await();
-    });
+    scanHook.beforeScan(
+        () -> {
+          scanStarted.open();
+          releaseScan.await();
+        });
     return guard.rebuild();
   }
 
@@ -87,7 +95,8 @@ class RebuildRaceTest {
     users.insert(new User(key, "first"));
     Latch deleteCommitted = new Latch();
     Latch releaseDelete = new Latch();
-    Thread deleter = inTransactionHeldAfterCommit(() -> users.deleteById(key), deleteCommitted, releaseDelete);
+    Thread deleter =
+        inTransactionHeldAfterCommit(() -> users.deleteById(key), deleteCommitted, releaseDelete);
     deleteCommitted.await(); // the row is gone; the guard's gone() has not run yet
     users.insert(new User(key, "second")); // the new row's enter before the old row's gone()
 
@@ -114,11 +123,15 @@ class RebuildRaceTest {
     long key = 43;
     Latch inserted = new Latch();
     Latch commit = new Latch();
-    Thread inserter = new Thread(() -> tx.executeWithoutResult(status -> {
-      users.insert(new User(key, "late"));
-      inserted.open();
-      commit.await();
-    }));
+    Thread inserter =
+        new Thread(
+            () ->
+                tx.executeWithoutResult(
+                    status -> {
+                      users.insert(new User(key, "late"));
+                      inserted.open();
+                      commit.await();
+                    }));
     inserter.start();
     inserted.await(); // the enter began, the row is not visible to the scan
 
@@ -127,7 +140,9 @@ class RebuildRaceTest {
     inserter.join();
 
     assertThat(users.rowExists(key)).isTrue();
-    assertThat(guard.mightContain(key)).as("no false negative for the row committed after the scan").isTrue();
+    assertThat(guard.mightContain(key))
+        .as("no false negative for the row committed after the scan")
+        .isTrue();
   }
 
   @Test
@@ -143,7 +158,9 @@ class RebuildRaceTest {
     scanStarted.await();
     Latch deleteCommitted = new Latch();
     Latch releaseDelete = new Latch();
-    Thread deleter = inTransactionHeldAfterCommit(() -> users.deleteById(deleted), deleteCommitted, releaseDelete);
+    Thread deleter =
+        inTransactionHeldAfterCommit(
+            () -> users.deleteById(deleted), deleteCommitted, releaseDelete);
     deleteCommitted.await(); // gone before the scan reads the table; gone() held back
     releaseScan.open();
     rebuilt.get(30, TimeUnit.SECONDS);
@@ -151,7 +168,8 @@ class RebuildRaceTest {
     releaseDelete.open(); // gone() lands on the new filter
     deleter.join();
 
-    assertThat(guard.stats().size()).as("the late gone() removed a copy that was paired with it")
+    assertThat(guard.stats().size())
+        .as("the late gone() removed a copy that was paired with it")
         .isEqualTo(afterSwap - 1);
     assertThat(guard.mightContain(kept)).isTrue();
     assertThat(users.findById(kept)).isNotNull();

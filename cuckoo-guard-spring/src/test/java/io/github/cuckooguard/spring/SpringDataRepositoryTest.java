@@ -24,10 +24,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A Spring Data JPA interface repository (Hibernate 7, H2) in a real context: annotations on the
- * interface methods are found through the repository proxy, a definite miss reaches neither
- * Spring Data's transaction nor Hibernate, and the guard follows inserts and deletes with their
- * transactions. The table holds rows before the context starts, so the warm-up runs through
- * the {@code @GuardKeySource} query.
+ * interface methods are found through the repository proxy, a definite miss reaches neither Spring
+ * Data's transaction nor Hibernate, and the guard follows inserts and deletes with their
+ * transactions. The table holds rows before the context starts, so the warm-up runs through the
+ * {@code @GuardKeySource} query.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SpringDataRepositoryTest {
@@ -49,14 +49,19 @@ class SpringDataRepositoryTest {
   void start() {
     String url = H2.newUrl();
     JpaConfig.createSchema(url);
-    H2.execute(url, "insert into account(id, name) select x, 'account ' || x from system_range(1, " + EXISTING + ")");
+    H2.execute(
+        url,
+        "insert into account(id, name) select x, 'account ' || x from system_range(1, "
+            + EXISTING
+            + ")");
     context = Contexts.start(url, JpaConfig.class);
     accounts = context.getBean(AccountRepository.class);
     guard = context.getBean("accounts", CuckooGuard.class);
     tx = context.getBean(TransactionTemplate.class);
     dataSource = context.getBean(CountingDataSource.class);
     transactions = context.getBean(TransactionCounter.class);
-    statistics = context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class).getStatistics();
+    statistics =
+        context.getBean(EntityManagerFactory.class).unwrap(SessionFactory.class).getStatistics();
     Await.until("warm-up of guard 'accounts'", () -> !guard.isPassThrough());
   }
 
@@ -110,12 +115,13 @@ class SpringDataRepositoryTest {
     long before = size();
     long key = keys.next();
 
-    tx.executeWithoutResult(status -> {
-      accounts.insert(key, "rolled back");
-      assertThat(accounts.deleteAccount(kept)).isEqualTo(1);
-      assertThat(size()).isEqualTo(before + 1);
-      status.setRollbackOnly();
-    });
+    tx.executeWithoutResult(
+        status -> {
+          accounts.insert(key, "rolled back");
+          assertThat(accounts.deleteAccount(kept)).isEqualTo(1);
+          assertThat(size()).isEqualTo(before + 1);
+          status.setRollbackOnly();
+        });
 
     assertThat(size()).isEqualTo(before);
     assertThat(accounts.rowExists(key)).isFalse();
@@ -128,10 +134,11 @@ class SpringDataRepositoryTest {
     accounts.insert(key, "gone");
     long before = size();
 
-    tx.executeWithoutResult(status -> {
-      assertThat(accounts.deleteAccount(key)).isEqualTo(1);
-      assertThat(size()).as("before commit").isEqualTo(before);
-    });
+    tx.executeWithoutResult(
+        status -> {
+          assertThat(accounts.deleteAccount(key)).isEqualTo(1);
+          assertThat(size()).as("before commit").isEqualTo(before);
+        });
     assertThat(size()).as("after commit").isEqualTo(before - 1);
 
     assertThat(accounts.deleteAccount(key)).isZero();

@@ -21,8 +21,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Wrong configurations fail the start of the context, with a message that names the method (or
- * the guard) and says what to do. No database is needed: the checks run before any call.
+ * Wrong configurations fail the start of the context, with a message that names the method (or the
+ * guard) and says what to do. No database is needed: the checks run before any call.
  */
 class StartupFailureTest {
 
@@ -447,7 +447,8 @@ class StartupFailureTest {
 
   @Test
   void keyMappedToASupportedTypeStarts() {
-    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(MappedDateKeysConfig.class)) {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(MappedDateKeysConfig.class)) {
       MappedDateKeys keys = context.getBean(MappedDateKeys.class);
       LocalDate day = LocalDate.of(2026, 12, 1);
       assertThat(keys.insert(new Event(1, day))).isTrue();
@@ -499,7 +500,8 @@ class StartupFailureTest {
 
   @Test
   void specBeanHoldsTheGuardsSettings() {
-    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(SpecConfig.class)) {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(SpecConfig.class)) {
       assertThat(context.getBean("g", CuckooGuard.class).spec()).isSameAs(context.getBean("gSpec"));
     }
   }
@@ -557,7 +559,8 @@ class StartupFailureTest {
 
   @Test
   void correctConfigurationStarts() {
-    try (AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext(Fine.class)) {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(Fine.class)) {
       assertThat(context.getBean(Plain.class).find(1)).isEmpty();
       assertThat(context.getBean("g", CuckooGuard.class).stats().definiteMisses()).isEqualTo(1);
     }

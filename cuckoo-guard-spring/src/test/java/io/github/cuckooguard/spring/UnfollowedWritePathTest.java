@@ -29,20 +29,32 @@ class UnfollowedWritePathTest {
 
   @Configuration(proxyBeanMethods = false)
   @Import(CustomerJpaConfig.class)
-  @EnableJpaRepositories(basePackageClasses = Customer.class, includeFilters = @ComponentScan.Filter(
-      type = FilterType.ASSIGNABLE_TYPE, classes = CustomerJpaRepository.class))
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerJpaRepository.class))
   static class JpaRepositoryConfig {}
 
   @Configuration(proxyBeanMethods = false)
   @Import(CustomerJpaConfig.class)
-  @EnableJpaRepositories(basePackageClasses = Customer.class, includeFilters = @ComponentScan.Filter(
-      type = FilterType.ASSIGNABLE_TYPE, classes = CustomerDerivedDeleteRepository.class))
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerDerivedDeleteRepository.class))
   static class DerivedDeleteConfig {}
 
   @Configuration(proxyBeanMethods = false)
   @Import(CustomerJpaConfig.class)
-  @EnableJpaRepositories(basePackageClasses = Customer.class, includeFilters = @ComponentScan.Filter(
-      type = FilterType.ASSIGNABLE_TYPE, classes = CustomerRepository.class))
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerRepository.class))
   static class FollowedConfig {}
 
   private static String failureOf(Class<?> configuration) {
@@ -52,7 +64,10 @@ class UnfollowedWritePathTest {
   @Test
   void inheritedSaveOfAGuardedJpaRepositoryFailsTheStart() {
     assertThat(failureOf(JpaRepositoryConfig.class))
-        .contains("Spring Data repository " + CustomerJpaRepository.class.getName() + " is guarded by 'customers'")
+        .contains(
+            "Spring Data repository "
+                + CustomerJpaRepository.class.getName()
+                + " is guarded by 'customers'")
         .contains("org.springframework.data.repository.CrudRepository.save(Object)")
         .contains("saveAll(Iterable)")
         .contains("deleteById(Object)")
@@ -75,7 +90,8 @@ class UnfollowedWritePathTest {
   @Test
   @SuppressWarnings("unchecked")
   void repositoryWithEveryWriteAnnotatedStartsAndFindsWhatItInserted() {
-    try (AnnotationConfigApplicationContext context = Contexts.start(H2.newUrl(), FollowedConfig.class)) {
+    try (AnnotationConfigApplicationContext context =
+        Contexts.start(H2.newUrl(), FollowedConfig.class)) {
       CustomerRepository customers = context.getBean(CustomerRepository.class);
       CuckooGuard<Object> guard = context.getBean("customers", CuckooGuard.class);
       Await.until("warm-up", () -> !guard.isPassThrough());

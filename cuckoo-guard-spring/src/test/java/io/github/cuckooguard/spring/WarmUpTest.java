@@ -19,8 +19,8 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
- * The warm-up: a database that already holds rows when the application starts. The guard scans
- * them once the context is refreshed, and finders run unguarded until the scan ends.
+ * The warm-up: a database that already holds rows when the application starts. The guard scans them
+ * once the context is refreshed, and finders run unguarded until the scan ends.
  */
 class WarmUpTest {
 
@@ -31,23 +31,32 @@ class WarmUpTest {
   void existingRowsAreLoadedAfterRefreshAndFindersPassThroughMeanwhile() {
     String url = H2.newUrl();
     JdbcConfig.createSchema(url);
-    H2.execute(url, "insert into users(id, name) select x, 'user ' || x from system_range(1, " + ROWS + ")");
+    H2.execute(
+        url,
+        "insert into users(id, name) select x, 'user ' || x from system_range(1, " + ROWS + ")");
 
     AtomicBoolean refreshed = new AtomicBoolean();
     AtomicBoolean scanSawRefreshedContext = new AtomicBoolean();
     Latch scanStarted = new Latch();
     Latch releaseScan = new Latch();
     KeyScanHook hook = new KeyScanHook();
-    hook.beforeScan(() -> {
-      scanSawRefreshedContext.set(refreshed.get());
-      scanStarted.open();
-      releaseScan.await();
-    });
-    try (AnnotationConfigApplicationContext context = Contexts.start(url, c -> {
-      c.registerBean(KeyScanHook.class, () -> hook);
-      c.registerBean("refreshListener", ApplicationListener.class,
-          () -> (ApplicationListener<ContextRefreshedEvent>) event -> refreshed.set(true));
-    }, JdbcConfig.class)) {
+    hook.beforeScan(
+        () -> {
+          scanSawRefreshedContext.set(refreshed.get());
+          scanStarted.open();
+          releaseScan.await();
+        });
+    try (AnnotationConfigApplicationContext context =
+        Contexts.start(
+            url,
+            c -> {
+              c.registerBean(KeyScanHook.class, () -> hook);
+              c.registerBean(
+                  "refreshListener",
+                  ApplicationListener.class,
+                  () -> (ApplicationListener<ContextRefreshedEvent>) event -> refreshed.set(true));
+            },
+            JdbcConfig.class)) {
       JdbcUserRepository users = context.getBean(JdbcUserRepository.class);
       CallCounter calls = context.getBean(CallCounter.class);
       CuckooGuard<Object> guard = context.getBean("users", CuckooGuard.class);

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Arrays;
 
 /**
- * Latencies of the requests of one phase, in nanoseconds, with percentiles. Built by
- * {@link Workload} from the samples of every thread; immutable.
+ * Latencies of the requests of one phase, in nanoseconds, with percentiles. Built by {@link
+ * Workload} from the samples of every thread; immutable.
  */
 public final class Latencies {
 
@@ -22,8 +22,8 @@ public final class Latencies {
   }
 
   /**
-   * The latency that {@code percent} % of the samples do not exceed (nearest rank), or zero
-   * without samples.
+   * The latency that {@code percent} % of the samples do not exceed (nearest rank), or zero without
+   * samples.
    */
   public Duration percentile(double percent) {
     if (sorted.length == 0) {

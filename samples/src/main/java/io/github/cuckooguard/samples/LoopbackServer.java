@@ -35,22 +35,31 @@ public final class LoopbackServer implements AutoCloseable {
     this.executor = executor;
   }
 
-  /** Starts a server that passes every request to {@code handler} on one of {@code threads} threads. */
-  public static LoopbackServer start(String name, int threads, HttpHandler handler) throws IOException {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 64);
+  /**
+   * Starts a server that passes every request to {@code handler} on one of {@code threads} threads.
+   */
+  public static LoopbackServer start(String name, int threads, HttpHandler handler)
+      throws IOException {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 64);
     AtomicInteger count = new AtomicInteger();
-    ExecutorService executor = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    server.createContext("/", exchange -> {
-      try {
-        handler.handle(exchange);
-      } finally {
-        exchange.close();
-      }
-    });
+    ExecutorService executor =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    server.createContext(
+        "/",
+        exchange -> {
+          try {
+            handler.handle(exchange);
+          } finally {
+            exchange.close();
+          }
+        });
     server.setExecutor(executor);
     server.start();
     return new LoopbackServer(server, executor);

@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs the stories named on the command line (all three by default) and ends with a combined
  * summary. {@code --help} lists the options; {@code --results <file>} also writes every story's
- * table to {@code file} as tab-separated values ({@link #writeResults}). Exit status: 0 if every answer was right, 1 if a
- * story saw a wrong answer, 2 for a bad command line, 3 if a story failed to run.
+ * table to {@code file} as tab-separated values ({@link #writeResults}). Exit status: 0 if every
+ * answer was right, 1 if a story saw a wrong answer, 2 for a bad command line, 3 if a story failed
+ * to run.
  */
 public final class Main {
 
@@ -32,7 +33,8 @@ public final class Main {
     String[] words = Options.words(args);
     if (Options.wantsHelp(words)) {
       System.out.println(Options.usage());
-      System.out.println("  --results <file>         also write every story's table to <file> (tab-separated)");
+      System.out.println(
+          "  --results <file>         also write every story's table to <file> (tab-separated)");
       return;
     }
     Options options;
@@ -68,7 +70,8 @@ public final class Main {
     for (String story : options.stories()) {
       long storyStart = System.nanoTime();
       StoryOutcome outcome = run(story, options, out);
-      out.printf(Locale.ROOT, "  (%s took %.1f s)%n", story, (System.nanoTime() - storyStart) / 1e9);
+      out.printf(
+          Locale.ROOT, "  (%s took %.1f s)%n", story, (System.nanoTime() - storyStart) / 1e9);
       outcomes.add(outcome);
     }
     out.println();
@@ -77,8 +80,12 @@ public final class Main {
       outcome.summary().forEach(line -> out.println("  " + line));
     }
     long wrong = outcomes.stream().mapToLong(StoryOutcome::wrongAnswers).sum();
-    out.printf(Locale.ROOT, "  %s in %.1f s; %,d wrong answers in total%n",
-        wrong == 0 ? "all answers correct" : "WRONG ANSWERS SEEN", (System.nanoTime() - start) / 1e9, wrong);
+    out.printf(
+        Locale.ROOT,
+        "  %s in %.1f s; %,d wrong answers in total%n",
+        wrong == 0 ? "all answers correct" : "WRONG ANSWERS SEEN",
+        (System.nanoTime() - start) / 1e9,
+        wrong);
     return outcomes;
   }
 
@@ -89,7 +96,8 @@ public final class Main {
       return null;
     }
     if (i + 1 >= words.length) {
-      throw new IllegalArgumentException("--results needs a value <file>; --help lists the options");
+      throw new IllegalArgumentException(
+          "--results needs a value <file>; --help lists the options");
     }
     return Path.of(words[i + 1]);
   }
@@ -108,7 +116,8 @@ public final class Main {
    * Writes the tables of {@code outcomes} to {@code file}: comment lines ({@code #}) with the time
    * of writing and the command line, a header line, then {@link Report#writeTsv} of each story.
    */
-  public static void writeResults(List<StoryOutcome> outcomes, String commandLine, Path file) throws IOException {
+  public static void writeResults(List<StoryOutcome> outcomes, String commandLine, Path file)
+      throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null) {
       Files.createDirectories(parent);

@@ -54,11 +54,23 @@ public record Options(
 
   /** Each option: its flag, default, accepted range and help line. The one place defaults live. */
   private enum Option {
-    DURATION("--duration", 6, 0.1, 3600, "<s>", "measured seconds of each variant (with and without guard)"),
+    DURATION(
+        "--duration",
+        6,
+        0.1,
+        3600,
+        "<s>",
+        "measured seconds of each variant (with and without guard)"),
     WARMUP("--warmup", 10, 0, 600, "<s>", "untimed seconds before the measured run"),
     THREADS("--threads", 2, 1, 64, "<n>", "request threads"),
-    MISS_SHARE("--miss-share", 0.25, 0, 1, "<0..1>", "share of requests for keys that do not exist"),
-    FPP("--fpp", 0.01, 1e-6, 0.25, "<p>",
+    MISS_SHARE(
+        "--miss-share", 0.25, 0, 1, "<0..1>", "share of requests for keys that do not exist"),
+    FPP(
+        "--fpp",
+        0.01,
+        1e-6,
+        0.25,
+        "<p>",
         "target false-positive probability (the Spring guard's: 0.01, in its annotation)"),
     SEED("--seed", 42, 0, Long.MAX_VALUE, "<n>", "seed of the request streams"),
     CATALOG("--catalog", 20_000, 100, 20_000_000, "<n>", "cdn: URLs in the catalogue"),
@@ -68,7 +80,8 @@ public record Options(
     TTL("--ttl", 5, 0.01, 86_400, "<s>", "cdn: time to live of cached items"),
     ORIGIN_MS("--origin-ms", 2, 0, 10_000, "<ms>", "cdn: origin latency"),
     ROWS("--rows", 1_000_000, 100, 20_000_000, "<n>", "db: rows loaded before the run"),
-    WRITE_SHARE("--write-share", 0.02, 0, 0.5, "<0..0.5>", "db: share of requests that insert or delete"),
+    WRITE_SHARE(
+        "--write-share", 0.02, 0, 0.5, "<0..0.5>", "db: share of requests that insert or delete"),
     ENTRIES("--entries", 100_000, 100, 5_000_000, "<n>", "jcache: entries in the cluster's cache");
 
     final String flag;
@@ -101,7 +114,8 @@ public record Options(
       try {
         parsed = Double.parseDouble(text.replace("_", ""));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " (" + text + ") must be a number in " + range(), e);
+        throw new IllegalArgumentException(
+            flag + " (" + text + ") must be a number in " + range(), e);
       }
       if (!(parsed >= min && parsed <= max)) {
         throw new IllegalArgumentException(flag + " (" + text + ") must be in " + range());
@@ -114,26 +128,35 @@ public record Options(
     }
 
     static String format(double v) {
-      return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.format(Locale.ROOT, "%,d", (long) v).replace(',', '_')
+      return v == Math.rint(v) && Math.abs(v) < 1e15
+          ? String.format(Locale.ROOT, "%,d", (long) v).replace(',', '_')
           : String.valueOf(v);
     }
   }
 
   /** The text of {@code --help}. */
   public static String usage() {
-    StringBuilder text = new StringBuilder(String.join(System.lineSeparator(),
-        "Usage: samples [all|cdn|db|jcache]... [options]",
-        "",
-        "Runs each story with and without the guard, measured in the same run, and prints a report.",
-        "  cdn     CDN edge: memory tier, storage node over loopback HTTP, slow origin (cuckoo-guard-caffeine)",
-        "  db      Spring + JPA repository on H2, ids that do not exist (hibernate- and cuckoo-guard-spring)",
-        "  jcache  JCache on two Hazelcast members; negative gets; a member leaves (cuckoo-guard-jcache)",
-        "",
-        "Options [default]:",
-        ""));
+    StringBuilder text =
+        new StringBuilder(
+            String.join(
+                System.lineSeparator(),
+                "Usage: samples [all|cdn|db|jcache]... [options]",
+                "",
+                "Runs each story with and without the guard, measured in the same run, and prints a report.",
+                "  cdn     CDN edge: memory tier, storage node over loopback HTTP, slow origin (cuckoo-guard-caffeine)",
+                "  db      Spring + JPA repository on H2, ids that do not exist (hibernate- and cuckoo-guard-spring)",
+                "  jcache  JCache on two Hazelcast members; negative gets; a member leaves (cuckoo-guard-jcache)",
+                "",
+                "Options [default]:",
+                ""));
     for (Option option : Option.values()) {
-      text.append(String.format(Locale.ROOT, "  %-24s %s [%s]%n", option.flag + " " + option.value, option.help,
-          Option.format(option.defaultValue)));
+      text.append(
+          String.format(
+              Locale.ROOT,
+              "  %-24s %s [%s]%n",
+              option.flag + " " + option.value,
+              option.help,
+              Option.format(option.defaultValue)));
     }
     return text.append("  --help                   this text").toString();
   }
@@ -156,12 +179,13 @@ public record Options(
 
   /** Whether the command line asks for the usage text. */
   public static boolean wantsHelp(String... args) {
-    return List.of(args).stream().map(String::trim).anyMatch(a -> a.equals("--help") || a.equals("-h"));
+    return List.of(args).stream()
+        .map(String::trim)
+        .anyMatch(a -> a.equals("--help") || a.equals("-h"));
   }
 
   /**
-   * Parses the command line: story names ({@code all} by default) and {@code --option value}
-   * pairs.
+   * Parses the command line: story names ({@code all} by default) and {@code --option value} pairs.
    *
    * @throws IllegalArgumentException for an unknown story or option, a missing value, or a value
    *     outside its range; the message names the option, the value and the accepted range
@@ -180,7 +204,8 @@ public record Options(
       if (arg.startsWith("--")) {
         Option option = Option.of(arg);
         if (i + 1 >= args.length) {
-          throw new IllegalArgumentException(arg + " needs a value " + option.value + "; --help lists the options");
+          throw new IllegalArgumentException(
+              arg + " needs a value " + option.value + "; --help lists the options");
         }
         values.put(option, option.parse(args[++i].trim()));
       } else if (arg.equalsIgnoreCase("all")) {
@@ -188,7 +213,8 @@ public record Options(
       } else if (STORIES.contains(arg.toLowerCase(Locale.ROOT))) {
         stories.add(arg.toLowerCase(Locale.ROOT));
       } else {
-        throw new IllegalArgumentException("unknown story '" + arg + "': use all, cdn, db or jcache");
+        throw new IllegalArgumentException(
+            "unknown story '" + arg + "': use all, cdn, db or jcache");
       }
     }
     return new Options(

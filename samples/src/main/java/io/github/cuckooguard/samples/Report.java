@@ -17,8 +17,8 @@ public final class Report {
   private final List<String> notes = new ArrayList<>();
 
   /**
-   * A report whose table has a figure column and one column per name in {@code columns}, e.g.
-   * "with guard", "without guard".
+   * A report whose table has a figure column and one column per name in {@code columns}, e.g. "with
+   * guard", "without guard".
    */
   public Report(String title, String... columns) {
     this.title = title;
@@ -28,8 +28,14 @@ public final class Report {
   /** Adds a row: the figure's name and one value per column. */
   public Report row(String figure, Object... values) {
     if (values.length != columns.length) {
-      throw new IllegalArgumentException("row '" + figure + "' has " + values.length + " values for "
-          + columns.length + " columns");
+      throw new IllegalArgumentException(
+          "row '"
+              + figure
+              + "' has "
+              + values.length
+              + " values for "
+              + columns.length
+              + " columns");
     }
     String[] row = new String[values.length + 1];
     row[0] = figure;
@@ -72,7 +78,10 @@ public final class Report {
     int[] widths = new int[columns.length];
     for (int c = 0; c < columns.length; c++) {
       int column = c;
-      widths[c] = Math.max(columns[c].length(), rows.stream().mapToInt(r -> r[column + 1].length()).max().orElse(0));
+      widths[c] =
+          Math.max(
+              columns[c].length(),
+              rows.stream().mapToInt(r -> r[column + 1].length()).max().orElse(0));
     }
     out.println();
     out.println("== " + title + " " + "=".repeat(Math.max(3, 76 - title.length())));
@@ -82,7 +91,8 @@ public final class Report {
     }
     out.println(header.toString().stripTrailing());
     for (String[] row : rows) {
-      StringBuilder line = new StringBuilder("  ").append(row[0]).append(" ".repeat(figureWidth - row[0].length()));
+      StringBuilder line =
+          new StringBuilder("  ").append(row[0]).append(" ".repeat(figureWidth - row[0].length()));
       for (int c = 0; c < columns.length; c++) {
         line.append("  ").append(pad(row[c + 1], widths[c]));
       }
@@ -116,13 +126,16 @@ public final class Report {
   /** Seconds with at most one decimal, e.g. {@code 5 s}, {@code 0.5 s}. */
   public static String seconds(java.time.Duration duration) {
     double seconds = duration.toMillis() / 1e3;
-    return (seconds == Math.rint(seconds) ? String.format(Locale.ROOT, "%.0f", seconds)
-        : String.format(Locale.ROOT, "%.1f", seconds)) + " s";
+    return (seconds == Math.rint(seconds)
+            ? String.format(Locale.ROOT, "%.0f", seconds)
+            : String.format(Locale.ROOT, "%.1f", seconds))
+        + " s";
   }
 
   /** A size in KiB or MiB. */
   public static String bytes(long bytes) {
-    return bytes >= 10L << 20 ? String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0)
+    return bytes >= 10L << 20
+        ? String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0)
         : String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
   }
 }

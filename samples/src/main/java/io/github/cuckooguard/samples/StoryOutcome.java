@@ -12,12 +12,14 @@ public interface StoryOutcome {
   Report report();
 
   /**
-   * Answers that differed from the source of truth, including "absent" answers for keys that
-   * were present (false negatives). Must be zero.
+   * Answers that differed from the source of truth, including "absent" answers for keys that were
+   * present (false negatives). Must be zero.
    */
   long wrongAnswers();
 
-  /** Expensive lookups (probes, SQL statements, provider round trips) the guard let the story skip. */
+  /**
+   * Expensive lookups (probes, SQL statements, provider round trips) the guard let the story skip.
+   */
   long lookupsAvoided();
 
   /** One or two lines for the combined summary. */

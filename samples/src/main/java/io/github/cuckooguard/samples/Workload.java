@@ -12,20 +12,23 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 /**
- * Runs the request loops of a story's variants (with and without the guard) for the same time,
- * in alternating slices of one second, so that both see the same machine: a background load or
- * the JIT compiler warming up slows both alike instead of whichever ran first. Every request is
- * timed, and the progress is printed every two seconds.
+ * Runs the request loops of a story's variants (with and without the guard) for the same time, in
+ * alternating slices of one second, so that both see the same machine: a background load or the JIT
+ * compiler warming up slows both alike instead of whichever ran first. Every request is timed, and
+ * the progress is printed every two seconds.
  *
  * <p>Each variant has its own random stream per thread, seeded from the seed and the thread's
- * number, and continued from slice to slice: both variants serve the same sequence of requests.
- * A request that throws stops the run, and {@link #run} rethrows the first failure.
+ * number, and continued from slice to slice: both variants serve the same sequence of requests. A
+ * request that throws stops the run, and {@link #run} rethrows the first failure.
  */
 public final class Workload {
 
   private static final Duration SLICE = Duration.ofSeconds(1);
   private static final long PROGRESS_EVERY_NANOS = 2_000_000_000L;
-  /** Latency samples kept per thread and variant at most (8 MB); later requests are still counted. */
+
+  /**
+   * Latency samples kept per thread and variant at most (8 MB); later requests are still counted.
+   */
   private static final int MAX_SAMPLES = 1 << 20;
 
   /** One request of a thread. */
@@ -65,7 +68,8 @@ public final class Workload {
    * @return one result per variant, in order
    * @throws Exception the first exception a request threw
    */
-  public static List<Result> run(int threads, Duration duration, long seed, PrintStream out, Variant... variants)
+  public static List<Result> run(
+      int threads, Duration duration, long seed, PrintStream out, Variant... variants)
       throws Exception {
     List<Side> sides = new ArrayList<>();
     for (Variant variant : variants) {
@@ -77,12 +81,18 @@ public final class Workload {
       for (Side side : sides) {
         side.runSlice(slice);
       }
-      if (System.nanoTime() - lastPrint >= PROGRESS_EVERY_NANOS && done + slice < duration.toNanos()) {
+      if (System.nanoTime() - lastPrint >= PROGRESS_EVERY_NANOS
+          && done + slice < duration.toNanos()) {
         lastPrint = System.nanoTime();
         long doneNanos = done + slice;
-        out.printf(Locale.ROOT, "    %s after %.0f of %.0f s%n", sides.stream()
-            .map(s -> String.format(Locale.ROOT, "%s %,d", s.variant.name(), s.served.sum()))
-            .collect(Collectors.joining(", ")), doneNanos / 1e9, duration.toNanos() / 1e9);
+        out.printf(
+            Locale.ROOT,
+            "    %s after %.0f of %.0f s%n",
+            sides.stream()
+                .map(s -> String.format(Locale.ROOT, "%s %,d", s.variant.name(), s.served.sum()))
+                .collect(Collectors.joining(", ")),
+            doneNanos / 1e9,
+            duration.toNanos() / 1e9);
       }
     }
     return sides.stream().map(Side::result).toList();
@@ -115,7 +125,8 @@ public final class Workload {
       long deadline = start + sliceNanos;
       for (int t = 0; t < workers.length; t++) {
         int thread = t;
-        workers[t] = new Thread(() -> serveUntil(thread, deadline, failure), variant.name() + "-" + t);
+        workers[t] =
+            new Thread(() -> serveUntil(thread, deadline, failure), variant.name() + "-" + t);
         workers[t].start();
       }
       for (Thread worker : workers) {
@@ -135,7 +146,8 @@ public final class Workload {
       long[] mine = samples[thread];
       int count = counts[thread];
       try {
-        for (long begin = System.nanoTime(); begin - deadline < 0 && failure.get() == null;
+        for (long begin = System.nanoTime();
+            begin - deadline < 0 && failure.get() == null;
             begin = System.nanoTime()) {
           variant.request().serve(thread, random);
           long took = System.nanoTime() - begin;

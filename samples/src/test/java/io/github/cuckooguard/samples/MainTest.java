@@ -19,8 +19,19 @@ class MainTest {
   void runAllEndsWithACombinedSummaryOfTheStoriesRun() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-    List<StoryOutcome> outcomes = Main.runAll(Options.parse("cdn", "--duration", "0.5", "--warmup", "0",
-        "--catalog", "500", "--origin-ms", "0"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    List<StoryOutcome> outcomes =
+        Main.runAll(
+            Options.parse(
+                "cdn",
+                "--duration",
+                "0.5",
+                "--warmup",
+                "0",
+                "--catalog",
+                "500",
+                "--origin-ms",
+                "0"),
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
     String printed = bytes.toString(StandardCharsets.UTF_8);
     assertThat(outcomes).extracting(StoryOutcome::story).containsExactly("cdn");
@@ -37,25 +48,36 @@ class MainTest {
   @Test
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
   void resultsFileHoldsEveryRowOfTheTablesAsPrinted(@TempDir Path dir) throws Exception {
-    String[] words = Options.words("cdn --duration 0.5 --warmup 0 --catalog 500 --origin-ms 0 --results "
-        + dir.resolve("run.tsv"));
+    String[] words =
+        Options.words(
+            "cdn --duration 0.5 --warmup 0 --catalog 500 --origin-ms 0 --results "
+                + dir.resolve("run.tsv"));
     Path file = Main.resultsFile(words);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    List<StoryOutcome> outcomes = Main.runAll(Options.parse(Main.withoutResults(words)),
-        new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    List<StoryOutcome> outcomes =
+        Main.runAll(
+            Options.parse(Main.withoutResults(words)),
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
     Main.writeResults(outcomes, "cdn", file);
 
     List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     assertThat(lines).contains("story\tfigure\twith\twithout");
-    String probes = lines.stream().filter(l -> l.startsWith("cdn\tstorage probes")).findFirst().orElseThrow();
+    String probes =
+        lines.stream().filter(l -> l.startsWith("cdn\tstorage probes")).findFirst().orElseThrow();
     String printed = bytes.toString(StandardCharsets.UTF_8);
     String[] cells = probes.split("\t");
     assertThat(cells).hasSize(4);
-    assertThat(printed).containsPattern("storage probes \\(HTTP round trips\\) +" + cells[2] + " +" + cells[3]);
+    assertThat(printed)
+        .containsPattern("storage probes \\(HTTP round trips\\) +" + cells[2] + " +" + cells[3]);
     assertThat(lines.stream().filter(l -> l.startsWith("cdn\t")).count())
-        .isEqualTo(printed.lines().dropWhile(l -> !l.startsWith("== CDN edge")).skip(2)
-            .takeWhile(l -> l.startsWith("  ") && !l.startsWith("  guard:")).count());
+        .isEqualTo(
+            printed
+                .lines()
+                .dropWhile(l -> !l.startsWith("== CDN edge"))
+                .skip(2)
+                .takeWhile(l -> l.startsWith("  ") && !l.startsWith("  guard:"))
+                .count());
   }
 
   @Test

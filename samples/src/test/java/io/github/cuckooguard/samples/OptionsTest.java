@@ -21,8 +21,19 @@ class OptionsTest {
 
   @Test
   void storiesAndOptionsAreParsedInAnyOrderWithoutDuplicates() {
-    Options options = Options.parse("db", "--rows", "200_000", "cdn", "--origin-ms", "0.5", "db",
-        "--miss-share", "0.5", "--duration", "1.5");
+    Options options =
+        Options.parse(
+            "db",
+            "--rows",
+            "200_000",
+            "cdn",
+            "--origin-ms",
+            "0.5",
+            "db",
+            "--miss-share",
+            "0.5",
+            "--duration",
+            "1.5");
 
     assertThat(options.stories()).containsExactly("db", "cdn");
     assertThat(options.rows()).isEqualTo(200_000);
@@ -40,24 +51,39 @@ class OptionsTest {
   void badValuesNameTheOptionTheValueAndTheRange() {
     assertThatThrownBy(() -> Options.parse("--miss-share", "1.5"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("--miss-share (1.5)").hasMessageContaining("[0, 1]");
+        .hasMessageContaining("--miss-share (1.5)")
+        .hasMessageContaining("[0, 1]");
     assertThatThrownBy(() -> Options.parse("--rows", "many"))
         .hasMessageContaining("--rows (many) must be a number");
     assertThatThrownBy(() -> Options.parse("--threads"))
         .hasMessageContaining("--threads needs a value");
     assertThatThrownBy(() -> Options.parse("--speed", "3"))
         .hasMessageContaining("unknown option '--speed'");
-    assertThatThrownBy(() -> Options.parse("redis"))
-        .hasMessageContaining("unknown story 'redis'");
+    assertThatThrownBy(() -> Options.parse("redis")).hasMessageContaining("unknown story 'redis'");
   }
 
   @Test
   void helpListsEveryOptionWithItsDefault() {
     String usage = Options.usage();
 
-    for (String flag : List.of("--duration", "--warmup", "--threads", "--miss-share", "--fpp", "--seed", "--catalog",
-        "--zipf", "--memory-tier", "--peer-tier", "--ttl", "--origin-ms", "--rows", "--write-share", "--entries",
-        "--help")) {
+    for (String flag :
+        List.of(
+            "--duration",
+            "--warmup",
+            "--threads",
+            "--miss-share",
+            "--fpp",
+            "--seed",
+            "--catalog",
+            "--zipf",
+            "--memory-tier",
+            "--peer-tier",
+            "--ttl",
+            "--origin-ms",
+            "--rows",
+            "--write-share",
+            "--entries",
+            "--help")) {
       assertThat(usage).contains(flag);
     }
     assertThat(usage).contains("[0.25]");

@@ -20,9 +20,16 @@ class WorkloadTest {
     List<List<Long>> first = List.of(new ArrayList<>(), new ArrayList<>());
     List<List<Long>> second = List.of(new ArrayList<>(), new ArrayList<>());
 
-    List<Workload.Result> results = Workload.run(2, Duration.ofMillis(300), 7, QUIET,
-        new Workload.Variant("a", (thread, random) -> first.get(thread).add(slowly(random.nextLong()))),
-        new Workload.Variant("b", (thread, random) -> second.get(thread).add(slowly(random.nextLong()))));
+    List<Workload.Result> results =
+        Workload.run(
+            2,
+            Duration.ofMillis(300),
+            7,
+            QUIET,
+            new Workload.Variant(
+                "a", (thread, random) -> first.get(thread).add(slowly(random.nextLong()))),
+            new Workload.Variant(
+                "b", (thread, random) -> second.get(thread).add(slowly(random.nextLong()))));
 
     assertThat(results).hasSize(2);
     assertThat(results.get(0).requests()).isEqualTo(first.get(0).size() + first.get(1).size());
@@ -32,9 +39,11 @@ class WorkloadTest {
       List<Long> b = second.get(thread);
       int common = Math.min(a.size(), b.size());
       assertThat(common).isPositive();
-      assertThat(a.subList(0, common)).isEqualTo(b.subList(0, common)); // one stream is a prefix of the other
+      assertThat(a.subList(0, common))
+          .isEqualTo(b.subList(0, common)); // one stream is a prefix of the other
     }
-    assertThat(first.get(0).get(0)).isNotEqualTo(first.get(1).get(0)); // threads draw different streams
+    assertThat(first.get(0).get(0))
+        .isNotEqualTo(first.get(1).get(0)); // threads draw different streams
   }
 
   /** A request of some microseconds, so that every latency is kept (below the cap per thread). */
@@ -45,11 +54,20 @@ class WorkloadTest {
 
   @Test
   void theFirstFailureOfARequestStopsTheRun() {
-    assertThatThrownBy(() -> Workload.run(2, Duration.ofSeconds(30), 1, QUIET,
-        new Workload.Variant("failing", (thread, random) -> {
-          throw new IllegalStateException("boom");
-        })))
-        .isInstanceOf(IllegalStateException.class).hasMessage("boom");
+    assertThatThrownBy(
+            () ->
+                Workload.run(
+                    2,
+                    Duration.ofSeconds(30),
+                    1,
+                    QUIET,
+                    new Workload.Variant(
+                        "failing",
+                        (thread, random) -> {
+                          throw new IllegalStateException("boom");
+                        })))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("boom");
   }
 
   @Test

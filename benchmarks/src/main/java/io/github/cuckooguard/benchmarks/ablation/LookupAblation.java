@@ -17,17 +17,18 @@ import org.fastfilter.cuckoo.Cuckoo8;
 import org.fastfilter.utils.Hash;
 
 /**
- * Where our lookup time goes: an ablation, not a benchmark of record. It times our
- * {@code mightContain}, FastFilter's {@code mayContain}, and variants of our hot path rebuilt on
- * a copy of the filter's own table ({@code Table.data}, read by reflection): with and without the
- * seqlock stamps, with the answer computed branch-free or branched on, with FastFilter's hash in
- * place of xxh3, and with one aligned word per bucket instead of the two-word window.
+ * Where our lookup time goes: an ablation, not a benchmark of record. It times our {@code
+ * mightContain}, FastFilter's {@code mayContain}, and variants of our hot path rebuilt on a copy of
+ * the filter's own table ({@code Table.data}, read by reflection): with and without the seqlock
+ * stamps, with the answer computed branch-free or branched on, with FastFilter's hash in place of
+ * xxh3, and with one aligned word per bucket instead of the two-word window.
  *
  * <p>Variants run interleaved, round after round on the same 65 536 probes, and the report keeps
  * the minimum and 10th percentile per variant: on a busy machine a preempted round only inflates
  * the upper percentiles, so the low ones still compare variants under equal conditions. The
- * variants mirror {@code Table.contains} of cuckoo-guard-core at the time the ablation was written, and are checked to answer
- * as the filter does on the first 65 536 probes (all but the one with FastFilter's hash).
+ * variants mirror {@code Table.contains} of cuckoo-guard-core at the time the ablation was written,
+ * and are checked to answer as the filter does on the first 65 536 probes (all but the one with
+ * FastFilter's hash).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar io.github.cuckooguard.benchmarks.ablation.LookupAblation \
@@ -61,12 +62,18 @@ public final class LookupAblation {
   private final long lows;
   private final long highs;
   private final long windowMask;
+
   @SuppressWarnings("unused") // read through VERSION
   private volatile long version;
 
   private LookupAblation(int f, int n) throws ReflectiveOperationException {
     long[] keys = Keys.presentKeys(n);
-    ours = LongCuckooFilter.newBuilder().expectedInsertions(n).fingerprintBits(f).seed(Keys.SEED).build();
+    ours =
+        LongCuckooFilter.newBuilder()
+            .expectedInsertions(n)
+            .fingerprintBits(f)
+            .seed(Keys.SEED)
+            .build();
     for (long k : keys) {
       ours.add(k);
     }
@@ -75,7 +82,8 @@ public final class LookupAblation {
     Object core = field(Class.forName("io.github.cuckooguard.AbstractCuckooFilter"), ours, "core");
     Object[] tables = (Object[]) field(core.getClass(), core, "tables");
     if (tables.length != 1) {
-      throw new IllegalStateException("the filter grew to " + tables.length + " sub-filters; pick another n");
+      throw new IllegalStateException(
+          "the filter grew to " + tables.length + " sub-filters; pick another n");
     }
     data = ((long[]) field(tables[0].getClass(), tables[0], "data")).clone();
     buckets = (int) field(tables[0].getClass(), tables[0], "localBuckets");
@@ -92,7 +100,8 @@ public final class LookupAblation {
   }
 
   /** Field {@code name} declared by {@code type} or one of its superclasses. */
-  private static Object field(Class<?> type, Object target, String name) throws ReflectiveOperationException {
+  private static Object field(Class<?> type, Object target, String name)
+      throws ReflectiveOperationException {
     for (Class<?> c = type; c != null; c = c.getSuperclass()) {
       try {
         Field field = c.getDeclaredField(name);
@@ -107,11 +116,13 @@ public final class LookupAblation {
 
   public static void main(String[] args) throws ReflectiveOperationException {
     if (args.length < 3) {
-      throw new IllegalArgumentException("usage: LookupAblation <fingerprintBits 8|16> <n> <positivePercent> [rounds]");
+      throw new IllegalArgumentException(
+          "usage: LookupAblation <fingerprintBits 8|16> <n> <positivePercent> [rounds]");
     }
     int f = Integer.parseInt(args[0]);
     if (f != 8 && f != 16) {
-      throw new IllegalArgumentException("fingerprintBits (" + f + ") must be 8 or 16: FastFilter has no other width");
+      throw new IllegalArgumentException(
+          "fingerprintBits (" + f + ") must be 8 or 16: FastFilter has no other width");
     }
     int n = Integer.parseInt(args[1]);
     int share = Integer.parseInt(args[2]);
@@ -124,37 +135,125 @@ public final class LookupAblation {
     List<String> names = new ArrayList<>();
     List<Loop> variants = new ArrayList<>();
     names.add("ours: LongCuckooFilter.mightContain");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += ours.mightContain(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += ours.mightContain(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("FastFilter Cuckoo" + f + ".mayContain");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += fastFilter.mayContain(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += fastFilter.mayContain(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("model of FilterCore+Table.contains (ec99e84)");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += coreModel(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += coreModel(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  Table.contains alone (no sub-filter loop)");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += validated(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += validated(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  Table.contains before ec99e84 (branch on match)");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += stampsBranchy(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += stampsBranchy(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  Table.contains, stamp checks without && branches");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += stampsBranchFree(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += stampsBranchFree(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  same, stamps read plainly (no VarHandle)");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += plainStamps(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += plainStamps(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  same, one acquire stamp per table");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += oneStamp(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += oneStamp(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  no stamps, answer branched on");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += noStampsBranchy(p[i]) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += noStampsBranchy(p[i]) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  no stamps, branch-free");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += matches(hasher.hashLongToLong(p[i])) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += matches(hasher.hashLongToLong(p[i])) ? 1 : 0;
+          }
+          return c;
+        });
     names.add("  no stamps, branch-free, FastFilter's hash");
-    variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += matches(Hash.hash64(p[i], Keys.SEED)) ? 1 : 0; } return c; });
+    variants.add(
+        (p, a, b) -> {
+          long c = 0;
+          for (int i = a; i < b; i++) {
+            c += matches(Hash.hash64(p[i], Keys.SEED)) ? 1 : 0;
+          }
+          return c;
+        });
     if (f == 16) {
       names.add("  no stamps, branch-free, one aligned word");
-      variants.add((p, a, b) -> { long c = 0; for (int i = a; i < b; i++) { c += oneWord(p[i]) ? 1 : 0; } return c; });
+      variants.add(
+          (p, a, b) -> {
+            long c = 0;
+            for (int i = a; i < b; i++) {
+              c += oneWord(p[i]) ? 1 : 0;
+            }
+            return c;
+          });
     }
     long[] probes = Keys.probes(n, share, 16 * CHUNK, Keys.SEED);
-    for (int i = 0; i < CHUNK; i++) { // the models answer as the filter does (except FastFilter's hash)
+    for (int i = 0;
+        i < CHUNK;
+        i++) { // the models answer as the filter does (except FastFilter's hash)
       long expected = ours.mightContain(probes[i]) ? 1 : 0;
       for (int v = 2; v < variants.size(); v++) {
-        if (!names.get(v).contains("FastFilter's hash") && variants.get(v).run(probes, i, i + 1) != expected) {
-          throw new IllegalStateException(names.get(v) + " disagrees with the filter on probe " + i);
+        if (!names.get(v).contains("FastFilter's hash")
+            && variants.get(v).run(probes, i, i + 1) != expected) {
+          throw new IllegalStateException(
+              names.get(v) + " disagrees with the filter on probe " + i);
         }
       }
     }
@@ -169,13 +268,25 @@ public final class LookupAblation {
       }
     }
     int warm = rounds / 3;
-    System.out.printf(Locale.ROOT, "f=%d n=%d positive=%d%% rounds=%d (first %d dropped) [%d]%n", f, n, share,
-        rounds, warm, sink & 1);
+    System.out.printf(
+        Locale.ROOT,
+        "f=%d n=%d positive=%d%% rounds=%d (first %d dropped) [%d]%n",
+        f,
+        n,
+        share,
+        rounds,
+        warm,
+        sink & 1);
     for (int v = 0; v < variants.size(); v++) {
       long[] t = Arrays.copyOfRange(times[v], warm, rounds);
       Arrays.sort(t);
-      System.out.printf(Locale.ROOT, "  %-48s min %6.2f  p10 %6.2f  median %6.2f ns/op%n", names.get(v),
-          t[0] / (double) CHUNK, t[t.length / 10] / (double) CHUNK, t[t.length / 2] / (double) CHUNK);
+      System.out.printf(
+          Locale.ROOT,
+          "  %-48s min %6.2f  p10 %6.2f  median %6.2f ns/op%n",
+          names.get(v),
+          t[0] / (double) CHUNK,
+          t[t.length / 10] / (double) CHUNK,
+          t[t.length / 2] / (double) CHUNK);
     }
   }
 
@@ -237,7 +348,9 @@ public final class LookupAblation {
         return true;
       }
       VarHandle.acquireFence();
-      if (((v1 | v2) & 1) == 0 && v1 == (long) LONGS.getOpaque(stamps, s1) && v2 == (long) LONGS.getOpaque(stamps, s2)) {
+      if (((v1 | v2) & 1) == 0
+          && v1 == (long) LONGS.getOpaque(stamps, s1)
+          && v2 == (long) LONGS.getOpaque(stamps, s2)) {
         return false;
       }
       Thread.onSpinWait();
@@ -270,7 +383,9 @@ public final class LookupAblation {
       long v2 = (long) LONGS.getAcquire(stamps, s2);
       boolean found = matches(l1, l2, fp);
       VarHandle.acquireFence();
-      if (((v1 | v2) & 1) == 0 && v1 == (long) LONGS.getOpaque(stamps, s1) && v2 == (long) LONGS.getOpaque(stamps, s2)) {
+      if (((v1 | v2) & 1) == 0
+          && v1 == (long) LONGS.getOpaque(stamps, s1)
+          && v2 == (long) LONGS.getOpaque(stamps, s2)) {
         return found;
       }
       Thread.onSpinWait();
@@ -290,8 +405,10 @@ public final class LookupAblation {
       long v2 = (long) LONGS.getAcquire(stamps, s2);
       boolean hit = matches(l1, l2, fp);
       VarHandle.acquireFence();
-      boolean stable = (((v1 | v2) & 1) == 0) & (v1 == (long) LONGS.getOpaque(stamps, s1))
-          & (v2 == (long) LONGS.getOpaque(stamps, s2));
+      boolean stable =
+          (((v1 | v2) & 1) == 0)
+              & (v1 == (long) LONGS.getOpaque(stamps, s1))
+              & (v2 == (long) LONGS.getOpaque(stamps, s2));
       if (stable) {
         return hit;
       }

@@ -53,11 +53,25 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.net.preferIPv4Stack=true",
-    "--add-modules", "java.se", "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-    "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xms1g",
+      "-Xmx1g",
+      "-Djava.net.preferIPv4Stack=true",
+      "--add-modules",
+      "java.se",
+      "--add-exports",
+      "java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens",
+      "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens",
+      "jdk.management/com.sun.management.internal=ALL-UNNAMED"
+    })
 public class ClusterWriteBenchmark {
 
   private static final int BASE_PORT = 5998;
@@ -82,7 +96,8 @@ public class ClusterWriteBenchmark {
     for (int i = 0; i < 3; i++) {
       HazelcastInstance member = Hazelcast.newHazelcastInstance(config(cluster));
       members.add(member);
-      groups.add(HazelcastGuardGroup.newBuilder(member, guard()).lease(Duration.ofMillis(1_000)).join());
+      groups.add(
+          HazelcastGuardGroup.newBuilder(member, guard()).lease(Duration.ofMillis(1_000)).join());
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     for (HazelcastGuardGroup<Long> g : groups) {
@@ -101,15 +116,20 @@ public class ClusterWriteBenchmark {
   }
 
   private CuckooGuard<Long> guard() {
-    return CuckooGuard.newBuilder(Funnels.longFunnel()).name("bench").expectedInsertions(8_000_000).fpp(0.01)
-        .keySource(action -> source.forEach(action)).build();
+    return CuckooGuard.newBuilder(Funnels.longFunnel())
+        .name("bench")
+        .expectedInsertions(8_000_000)
+        .fpp(0.01)
+        .keySource(action -> source.forEach(action))
+        .build();
   }
 
   private static Config config(String cluster) {
     Config config = new Config().setClusterName(cluster);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
-    NetworkConfig network = config.getNetworkConfig().setPort(BASE_PORT).setPortAutoIncrement(true).setPortCount(4);
+    NetworkConfig network =
+        config.getNetworkConfig().setPort(BASE_PORT).setPortAutoIncrement(true).setPortCount(4);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
@@ -124,8 +144,11 @@ public class ClusterWriteBenchmark {
   public void stop() {
     groups.forEach(HazelcastGuardGroup::close);
     members.forEach(m -> m.getLifecycleService().terminate());
-    System.out.println("\nlapses " + groups.stream().mapToLong(HazelcastGuardGroup::lapses).sum() + ", keys written "
-        + nextKey.get());
+    System.out.println(
+        "\nlapses "
+            + groups.stream().mapToLong(HazelcastGuardGroup::lapses).sum()
+            + ", keys written "
+            + nextKey.get());
   }
 
   private long enter() throws InterruptedException {

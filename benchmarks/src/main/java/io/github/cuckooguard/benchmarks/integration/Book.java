@@ -14,8 +14,7 @@ import jakarta.persistence.Id;
 public class Book {
 
   /** The primary key, assigned by the benchmark. */
-  @Id
-  public Long id;
+  @Id public Long id;
 
   /** A short text, so that a found row has a column to read besides its id. */
   public String title;

@@ -20,23 +20,25 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * A Caffeine cache through the cuckoo-guard-caffeine's guard ({@code guarded=true}) and the same cache
- * without it ({@code guarded=false}), in the same run: {@code getIfPresent} of a present
- * and of an absent key (the guard answers most of these alone), {@code put} over a present key
+ * A Caffeine cache through the cuckoo-guard-caffeine's guard ({@code guarded=true}) and the same
+ * cache without it ({@code guarded=false}), in the same run: {@code getIfPresent} of a present and
+ * of an absent key (the guard answers most of these alone), {@code put} over a present key
  * (replace), {@code put} of a new key followed by its {@code invalidate} (so the cache keeps its
  * size; one op is both), and {@code get(k, fn)} of a present key. Run with {@code -prof gc}.
  *
  * <p>{@code Long} keys through {@link Funnels#longFunnel()}, {@code entries} of them ({@link
  * Fixtures#presentKey}: the even numbers), {@code maximumSize} twice that so nothing is evicted;
- * probes are {@value Fixtures#PROBES} keys in a fixed random order ({@link Fixtures#probes}),
- * boxed before timing. {@link GuardRatios} prints guarded / unguarded for each operation.
+ * probes are {@value Fixtures#PROBES} keys in a fixed random order ({@link Fixtures#probes}), boxed
+ * before timing. {@link GuardRatios} prints guarded / unguarded for each operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class CaffeineCacheBenchmark {
 
   private static final Function<Long, String> LOAD = key -> "loaded";
@@ -59,10 +61,14 @@ public class CaffeineCacheBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     Caffeine<Object, Object> builder = Caffeine.newBuilder().maximumSize(2L * entries);
-    cache = guarded
-        ? CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).expectedInsertions(2L * entries)
-            .seed(Fixtures.SEED).build().wrap(builder)
-        : builder.build();
+    cache =
+        guarded
+            ? CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+                .expectedInsertions(2L * entries)
+                .seed(Fixtures.SEED)
+                .build()
+                .wrap(builder)
+            : builder.build();
     for (int i = 0; i < entries; i++) {
       cache.put(Fixtures.presentKey(i), VALUE);
     }
@@ -70,8 +76,8 @@ public class CaffeineCacheBenchmark {
     absent = Fixtures.probes(entries, false, key -> true);
     for (int i = 0; i < Fixtures.PROBES; i++) {
       if (cache.getIfPresent(present[i]) == null || cache.getIfPresent(absent[i]) != null) {
-        throw new IllegalStateException("the cache does not hold exactly the keys written: " + present[i]
-            + " or " + absent[i]);
+        throw new IllegalStateException(
+            "the cache does not hold exactly the keys written: " + present[i] + " or " + absent[i]);
       }
     }
   }

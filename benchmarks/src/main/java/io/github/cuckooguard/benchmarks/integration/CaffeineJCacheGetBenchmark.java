@@ -28,10 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A JCache {@code get} on Caffeine's JCache provider (in-process, no network), through the
- * cuckoo-guard-jcache's {@link GuardedCachingProvider} ({@code guarded=true}) and on the provider alone
- * ({@code guarded=false}), in the same run: of a present and of an absent key. The
- * cluster variant is {@link JCacheClusterGetBenchmark}; this one shows the guard's own cost where a
- * miss is cheap. Run with {@code -prof gc}.
+ * cuckoo-guard-jcache's {@link GuardedCachingProvider} ({@code guarded=true}) and on the provider
+ * alone ({@code guarded=false}), in the same run: of a present and of an absent key. The cluster
+ * variant is {@link JCacheClusterGetBenchmark}; this one shows the guard's own cost where a miss is
+ * cheap. Run with {@code -prof gc}.
  *
  * <p>{@code Long} keys, {@code String} values, JCache defaults (store by value, which Caffeine's
  * provider implements by copying values); {@code entries} entries ({@link Fixtures#presentKey});
@@ -42,7 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class CaffeineJCacheGetBenchmark {
 
   private static final String CACHE = "benchmark";
@@ -67,11 +69,16 @@ public class CaffeineJCacheGetBenchmark {
     CachingProvider caffeine = new CaffeineCachingProvider();
     Properties settings = new Properties();
     if (guarded) {
-      settings.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_ENTRIES, String.valueOf(entries));
+      settings.setProperty(
+          GuardSettings.PREFIX + GuardSettings.EXPECTED_ENTRIES, String.valueOf(entries));
     }
     provider = guarded ? new GuardedCachingProvider(caffeine) : caffeine;
-    CacheManager manager = provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(), settings);
-    cache = manager.createCache(CACHE, new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    CacheManager manager =
+        provider.getCacheManager(
+            provider.getDefaultURI(), provider.getDefaultClassLoader(), settings);
+    cache =
+        manager.createCache(
+            CACHE, new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
     Map<Long, String> batch = new HashMap<>();
     for (int i = 0; i < entries; i++) {
       batch.put(Fixtures.presentKey(i), "value " + i);
@@ -84,7 +91,8 @@ public class CaffeineJCacheGetBenchmark {
       long deadline = System.currentTimeMillis() + 60_000;
       while (guard.isPassThrough()) {
         if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("the guard is still in pass-through after 60 s: " + guard.stats());
+          throw new IllegalStateException(
+              "the guard is still in pass-through after 60 s: " + guard.stats());
         }
         Thread.sleep(20);
       }
@@ -93,8 +101,8 @@ public class CaffeineJCacheGetBenchmark {
     absent = Fixtures.probes(entries, false, key -> true);
     for (int i = 0; i < Fixtures.PROBES; i++) {
       if (cache.get(present[i]) == null || cache.get(absent[i]) != null) {
-        throw new IllegalStateException("the cache does not hold exactly the keys written: " + present[i]
-            + " or " + absent[i]);
+        throw new IllegalStateException(
+            "the cache does not hold exactly the keys written: " + present[i] + " or " + absent[i]);
       }
     }
   }

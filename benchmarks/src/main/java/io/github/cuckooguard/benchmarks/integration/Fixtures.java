@@ -16,6 +16,7 @@ final class Fixtures {
 
   // java.util.logging holds loggers weakly: keep the ones whose level is set
   private static final Logger ROOT = Logger.getLogger("");
+
   /** Hibernate's warning that its built-in connection pool is not for production, once per fork. */
   private static final Logger POOL = Logger.getLogger("org.hibernate.orm.connections.pooling");
 
@@ -56,8 +57,14 @@ final class Fixtures {
       }
     }
     if (taken < PROBES) {
-      throw new IllegalStateException("only " + taken + " of " + rows + " keys qualify as probes, "
-          + PROBES + " needed: use more rows");
+      throw new IllegalStateException(
+          "only "
+              + taken
+              + " of "
+              + rows
+              + " keys qualify as probes, "
+              + PROBES
+              + " needed: use more rows");
     }
     return probes;
   }

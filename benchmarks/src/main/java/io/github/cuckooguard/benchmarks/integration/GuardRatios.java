@@ -29,19 +29,21 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *     -f 1 -wi 1 -i 2 -w 1s -r 1s 'HibernateFindBenchmark'
  * </pre>
  *
- * {@code --table FILE} also writes the table to {@code FILE}; every other argument is JMH's
- * ({@code -rf json -rff FILE} keeps the raw results as well).
+ * {@code --table FILE} also writes the table to {@code FILE}; every other argument is JMH's ({@code
+ * -rf json -rff FILE} keeps the raw results as well).
  */
 public final class GuardRatios {
 
   private static final String GUARDED = "guarded";
 
   /** One JMH score: {@code Class.method}, its parameters, score, error and unit. */
-  record Score(String benchmark, Map<String, String> params, double score, double error, String unit) {}
+  record Score(
+      String benchmark, Map<String, String> params, double score, double error, String unit) {}
 
   private GuardRatios() {}
 
-  public static void main(String[] args) throws RunnerException, CommandLineOptionException, IOException {
+  public static void main(String[] args)
+      throws RunnerException, CommandLineOptionException, IOException {
     Path table = null;
     List<String> jmhArgs = new ArrayList<>(Arrays.asList(args));
     int at = jmhArgs.indexOf("--table");
@@ -52,7 +54,8 @@ public final class GuardRatios {
       table = Path.of(jmhArgs.remove(at + 1));
       jmhArgs.remove(at);
     }
-    Collection<RunResult> results = new Runner(new CommandLineOptions(jmhArgs.toArray(String[]::new))).run();
+    Collection<RunResult> results =
+        new Runner(new CommandLineOptions(jmhArgs.toArray(String[]::new))).run();
     String text = table(scores(results));
     System.out.println();
     System.out.print(text);
@@ -70,8 +73,13 @@ public final class GuardRatios {
         params.put(key, run.getParams().getParam(key));
       }
       Result<?> primary = run.getPrimaryResult();
-      scores.add(new Score(name[name.length - 2] + "." + name[name.length - 1], params, primary.getScore(),
-          primary.getScoreError(), primary.getScoreUnit()));
+      scores.add(
+          new Score(
+              name[name.length - 2] + "." + name[name.length - 1],
+              params,
+              primary.getScore(),
+              primary.getScoreError(),
+              primary.getScoreUnit()));
     }
     return scores;
   }
@@ -92,16 +100,25 @@ public final class GuardRatios {
       Score[] pair = pairs.computeIfAbsent(s.benchmark() + " " + rest, k -> new Score[2]);
       pair[Boolean.parseBoolean(guarded) ? 0 : 1] = s;
     }
-    StringBuilder out = new StringBuilder()
-        .append("| benchmark | setting | guarded | unguarded | guarded / unguarded |\n")
-        .append("|---|---|---:|---:|---:|\n");
-    pairs.forEach((key, pair) -> {
-      if (pair[0] != null && pair[1] != null) {
-        int space = key.indexOf(' ');
-        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.3f |%n", key.substring(0, space),
-            key.substring(space + 1), format(pair[0]), format(pair[1]), pair[0].score() / pair[1].score()));
-      }
-    });
+    StringBuilder out =
+        new StringBuilder()
+            .append("| benchmark | setting | guarded | unguarded | guarded / unguarded |\n")
+            .append("|---|---|---:|---:|---:|\n");
+    pairs.forEach(
+        (key, pair) -> {
+          if (pair[0] != null && pair[1] != null) {
+            int space = key.indexOf(' ');
+            out.append(
+                String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s | %s | %.3f |%n",
+                    key.substring(0, space),
+                    key.substring(space + 1),
+                    format(pair[0]),
+                    format(pair[1]),
+                    pair[0].score() / pair[1].score()));
+          }
+        });
     return out.toString();
   }
 

@@ -24,9 +24,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code Session.find} of an id with no row, and of one with a row, with the cuckoo-guard-hibernate's
- * guard on and off: one operation opens a session, finds one {@link Book} and closes the
- * session, which is what a request handler does.
+ * {@code Session.find} of an id with no row, and of one with a row, with the
+ * cuckoo-guard-hibernate's guard on and off: one operation opens a session, finds one {@link Book}
+ * and closes the session, which is what a request handler does.
  *
  * <p>The table holds {@code rows} books with the even ids {@code 2 … 2·rows}; probes are {@value
  * Fixtures#PROBES} of them, or of the odd ids in between, in a fixed random order. Without the
@@ -35,8 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * without a connection or SQL, except for the guard's false positives (target fpp {@value
  * CuckooGuardSettings#DEFAULT_FPP}, so about 1 % of the absent probes still query); a present id
  * costs the select plus one guard lookup. The guard is sized with {@code
- * hibernate.cuckoo.expected_insertions = rows} and awaited until warm before timing starts; at the end of
- * the trial the fork prints its counters (finds, short-circuits, false positives).
+ * hibernate.cuckoo.expected_insertions = rows} and awaited until warm before timing starts; at the
+ * end of the trial the fork prints its counters (finds, short-circuits, false positives).
  *
  * <p>{@code guarded=false} sets {@code hibernate.cuckoo.enabled=false}, so the adapter registers
  * nothing and the session factory is plain Hibernate; both settings run in the same JMH run and
@@ -49,7 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
 // warm-up a find measures 60-200 µs instead of 4
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class HibernateFindBenchmark {
 
   /** Whether the guard is on ({@code hibernate.cuckoo.enabled}). */
@@ -74,15 +76,17 @@ public class HibernateFindBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws InterruptedException {
     Fixtures.quietLogging();
-    sessionFactory = new Configuration()
-        .addAnnotatedClass(Book.class)
-        .setProperty("jakarta.persistence.jdbc.url", "jdbc:h2:mem:find-benchmark;DB_CLOSE_DELAY=-1")
-        .setProperty("jakarta.persistence.jdbc.user", "sa")
-        .setProperty("jakarta.persistence.jdbc.password", "")
-        .setProperty("hibernate.hbm2ddl.auto", "create")
-        .setProperty(CuckooGuardSettings.ENABLED, String.valueOf(guarded))
-        .setProperty(CuckooGuardSettings.EXPECTED_INSERTIONS, String.valueOf(rows))
-        .buildSessionFactory();
+    sessionFactory =
+        new Configuration()
+            .addAnnotatedClass(Book.class)
+            .setProperty(
+                "jakarta.persistence.jdbc.url", "jdbc:h2:mem:find-benchmark;DB_CLOSE_DELAY=-1")
+            .setProperty("jakarta.persistence.jdbc.user", "sa")
+            .setProperty("jakarta.persistence.jdbc.password", "")
+            .setProperty("hibernate.hbm2ddl.auto", "create")
+            .setProperty(CuckooGuardSettings.ENABLED, String.valueOf(guarded))
+            .setProperty(CuckooGuardSettings.EXPECTED_INSERTIONS, String.valueOf(rows))
+            .buildSessionFactory();
     insertRows();
     present = Fixtures.probes(rows, true, id -> true);
     absent = Fixtures.probes(rows, false, id -> true);
@@ -111,15 +115,20 @@ public class HibernateFindBenchmark {
     long before = guarded ? guardStats().shortCircuits() : 0;
     for (int i = 0; i < Fixtures.PROBES; i++) {
       if (find(present[i]) == null || find(absent[i]) != null) {
-        throw new IllegalStateException("find does not see exactly the inserted rows: id " + present[i]
-            + " or " + absent[i]);
+        throw new IllegalStateException(
+            "find does not see exactly the inserted rows: id " + present[i] + " or " + absent[i]);
       }
     }
     if (guarded) {
       long shortCircuits = guardStats().shortCircuits() - before;
       if (shortCircuits < absent.length * 9 / 10) {
-        throw new IllegalStateException("the guard answered only " + shortCircuits + " of " + absent.length
-            + " finds of absent ids: " + guardStats());
+        throw new IllegalStateException(
+            "the guard answered only "
+                + shortCircuits
+                + " of "
+                + absent.length
+                + " finds of absent ids: "
+                + guardStats());
       }
     }
   }
@@ -139,10 +148,16 @@ public class HibernateFindBenchmark {
   public void tearDown() {
     if (guarded) {
       EntityGuardStats stats = guardStats();
-      System.out.printf("%nguard: %d finds, %d short-circuited (%.2f %%), %d false positives; %d ids, %d bytes,"
-          + " %d rebuilds%n", stats.finds(), stats.shortCircuits(),
-          100.0 * stats.shortCircuits() / Math.max(1, stats.finds()), stats.falsePositives(), stats.guard().size(),
-          stats.guard().sizeInBytes(), stats.guard().rebuilds());
+      System.out.printf(
+          "%nguard: %d finds, %d short-circuited (%.2f %%), %d false positives; %d ids, %d bytes,"
+              + " %d rebuilds%n",
+          stats.finds(),
+          stats.shortCircuits(),
+          100.0 * stats.shortCircuits() / Math.max(1, stats.finds()),
+          stats.falsePositives(),
+          stats.guard().size(),
+          stats.guard().sizeInBytes(),
+          stats.guard().rebuilds());
     }
     sessionFactory.close();
   }

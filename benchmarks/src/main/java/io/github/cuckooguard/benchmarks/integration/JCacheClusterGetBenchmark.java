@@ -45,13 +45,13 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A JCache {@code get} on member B of a two-member embedded Hazelcast cluster, through the
- * cuckoo-guard-jcache's guard and without it: the negative get (a key never written), whose
- * round trip to the key's owner the guard saves, and the positive get, which both make.
+ * cuckoo-guard-jcache's guard and without it: the negative get (a key never written), whose round
+ * trip to the key's owner the guard saves, and the positive get, which both make.
  *
- * <p>Both members run in the fork's JVM on 127.0.0.1 (multicast and auto-detection off, TCP-IP
- * join to A's port, a cluster name of their own). Member A creates the cache (plain Hazelcast
- * JCache, {@code Long} keys, {@code String} values, Hazelcast's defaults: binary format, one
- * synchronous backup, no statistics; but no eviction) and writes {@code entries} entries with the even keys
+ * <p>Both members run in the fork's JVM on 127.0.0.1 (multicast and auto-detection off, TCP-IP join
+ * to A's port, a cluster name of their own). Member A creates the cache (plain Hazelcast JCache,
+ * {@code Long} keys, {@code String} values, Hazelcast's defaults: binary format, one synchronous
+ * backup, no statistics; but no eviction) and writes {@code entries} entries with the even keys
  * {@code 2 … 2·entries}; absent probes are the odd keys in between. On B the cache is opened
  * through Hazelcast's member provider ({@code guarded=false}) or through a {@link
  * GuardedCachingProvider} wrapping it ({@code guarded=true}, {@code cuckooguard.expected-insertions
@@ -71,11 +71,25 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 3, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-Djava.net.preferIPv4Stack=true",
-    "--add-modules", "java.se", "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED",
-    "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-    "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-    "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {
+      "-Xms1g",
+      "-Xmx1g",
+      "-Djava.net.preferIPv4Stack=true",
+      "--add-modules",
+      "java.se",
+      "--add-exports",
+      "java.base/jdk.internal.ref=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens",
+      "java.base/sun.nio.ch=ALL-UNNAMED",
+      "--add-opens",
+      "java.management/sun.management=ALL-UNNAMED",
+      "--add-opens",
+      "jdk.management/com.sun.management.internal=ALL-UNNAMED"
+    })
 public class JCacheClusterGetBenchmark {
 
   private static final String CACHE = "benchmark";
@@ -91,7 +105,9 @@ public class JCacheClusterGetBenchmark {
   @Param({"100000"})
   public int entries;
 
-  /** Which member owns the probed keys' partitions: {@code A} (always remote from B) or {@code any}. */
+  /**
+   * Which member owns the probed keys' partitions: {@code A} (always remote from B) or {@code any}.
+   */
   @Param({"A", "any"})
   public String keyOwner;
 
@@ -115,7 +131,8 @@ public class JCacheClusterGetBenchmark {
     try {
       startAndFill();
     } catch (RuntimeException | InterruptedException e) {
-      stop(); // JMH skips the tear-down of a failed set-up, and live members would keep the fork alive
+      stop(); // JMH skips the tear-down of a failed set-up, and live members would keep the fork
+      // alive
       throw e;
     }
   }
@@ -126,8 +143,9 @@ public class JCacheClusterGetBenchmark {
     HazelcastInstance memberB = startMember(cluster, memberA);
     await("B joined A", () -> memberA.getCluster().getMembers().size() == 2);
 
-    Cache<Long, String> onA = cacheManager(new HazelcastMemberCachingProvider(), memberA, new Properties())
-        .createCache(CACHE, cacheConfig());
+    Cache<Long, String> onA =
+        cacheManager(new HazelcastMemberCachingProvider(), memberA, new Properties())
+            .createCache(CACHE, cacheConfig());
     Map<Long, String> batch = new HashMap<>();
     for (int i = 0; i < entries; i++) {
       batch.put(Fixtures.presentKey(i), "value " + i);
@@ -139,40 +157,52 @@ public class JCacheClusterGetBenchmark {
     await("partitions settled", () -> memberB.getPartitionService().isClusterSafe());
 
     Member a = memberA.getCluster().getLocalMember();
-    boolean onlyA = switch (keyOwner) {
-      case "A" -> true;
-      case "any" -> false;
-      default -> throw new IllegalArgumentException("keyOwner (" + keyOwner + ") must be A or any");
-    };
-    LongPredicate wanted = key -> !onlyA || a.equals(memberB.getPartitionService().getPartition(key).getOwner());
+    boolean onlyA =
+        switch (keyOwner) {
+          case "A" -> true;
+          case "any" -> false;
+          default ->
+              throw new IllegalArgumentException("keyOwner (" + keyOwner + ") must be A or any");
+        };
+    LongPredicate wanted =
+        key -> !onlyA || a.equals(memberB.getPartitionService().getPartition(key).getOwner());
     present = Fixtures.probes(entries, true, wanted);
     absent = Fixtures.probes(entries, false, wanted);
 
     CachingProvider hazelcastOnB = new HazelcastMemberCachingProvider();
     Properties guardSettings = new Properties();
-    guardSettings.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS, String.valueOf(entries));
-    onB = guarded
-        ? cacheManager(new GuardedCachingProvider(hazelcastOnB), memberB, guardSettings)
-            .getCache(CACHE, Long.class, String.class)
-        : cacheManager(hazelcastOnB, memberB, new Properties()).getCache(CACHE, Long.class, String.class);
+    guardSettings.setProperty(
+        GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS, String.valueOf(entries));
+    onB =
+        guarded
+            ? cacheManager(new GuardedCachingProvider(hazelcastOnB), memberB, guardSettings)
+                .getCache(CACHE, Long.class, String.class)
+            : cacheManager(hazelcastOnB, memberB, new Properties())
+                .getCache(CACHE, Long.class, String.class);
     if (onB instanceof GuardedCache<Long, String> guard) {
       await("B's guard read the cache", () -> !guard.isPassThrough());
     }
     check();
   }
 
-  /** Starts a member of {@code cluster} that joins {@code join}, or the first one if that is null. */
+  /**
+   * Starts a member of {@code cluster} that joins {@code join}, or the first one if that is null.
+   */
   private HazelcastInstance startMember(String cluster, HazelcastInstance join) {
     Config config = new Config().setClusterName(cluster);
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "jdk");
-    NetworkConfig network = config.getNetworkConfig().setPort(5701).setPortAutoIncrement(true).setPortCount(200);
+    NetworkConfig network =
+        config.getNetworkConfig().setPort(5701).setPortAutoIncrement(true).setPortCount(200);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig joinConfig = network.getJoin();
     joinConfig.getMulticastConfig().setEnabled(false);
     joinConfig.getAutoDetectionConfig().setEnabled(false);
     // B joins A at the port A actually bound: other processes may hold 5701 and up
-    String seed = join == null ? "127.0.0.1" : "127.0.0.1:" + join.getCluster().getLocalMember().getAddress().getPort();
+    String seed =
+        join == null
+            ? "127.0.0.1"
+            : "127.0.0.1:" + join.getCluster().getLocalMember().getAddress().getPort();
     joinConfig.getTcpIpConfig().setEnabled(true).addMember(seed);
     HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
     members.add(member);
@@ -185,20 +215,26 @@ public class JCacheClusterGetBenchmark {
    */
   private static CacheConfig<Long, String> cacheConfig() {
     CacheConfig<Long, String> config =
-        new CacheConfig<>(new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
-    config.setEvictionConfig(new EvictionConfig().setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT).setSize(Integer.MAX_VALUE));
+        new CacheConfig<>(
+            new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+    config.setEvictionConfig(
+        new EvictionConfig()
+            .setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
+            .setSize(Integer.MAX_VALUE));
     return config;
   }
 
   /**
-   * The default cache manager of {@code provider} on {@code member}, with {@code settings} added
-   * to its properties: one provider instance per member.
+   * The default cache manager of {@code provider} on {@code member}, with {@code settings} added to
+   * its properties: one provider instance per member.
    */
-  private CacheManager cacheManager(CachingProvider provider, HazelcastInstance member, Properties settings) {
+  private CacheManager cacheManager(
+      CachingProvider provider, HazelcastInstance member, Properties settings) {
     providers.add(provider);
     Properties properties = HazelcastCachingProvider.propertiesByInstanceItself(member);
     properties.putAll(settings);
-    return provider.getCacheManager(provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
+    return provider.getCacheManager(
+        provider.getDefaultURI(), provider.getDefaultClassLoader(), properties);
   }
 
   /**
@@ -206,18 +242,24 @@ public class JCacheClusterGetBenchmark {
    * guard answers most absent ones alone. Runs the same gets with and without the guard.
    */
   private void check() {
-    long before = onB instanceof GuardedCache<Long, String> guard ? guard.stats().definiteMisses() : 0;
+    long before =
+        onB instanceof GuardedCache<Long, String> guard ? guard.stats().definiteMisses() : 0;
     for (int i = 0; i < Fixtures.PROBES; i++) {
       if (onB.get(present[i]) == null || onB.get(absent[i]) != null) {
-        throw new IllegalStateException("B does not see exactly the entries A wrote: key " + present[i]
-            + " or " + absent[i]);
+        throw new IllegalStateException(
+            "B does not see exactly the entries A wrote: key " + present[i] + " or " + absent[i]);
       }
     }
     if (onB instanceof GuardedCache<Long, String> guard) {
       long skipped = guard.stats().definiteMisses() - before;
       if (skipped < absent.length * 9 / 10) {
-        throw new IllegalStateException("the guard answered only " + skipped + " of " + absent.length
-            + " gets of absent keys: " + guard.stats());
+        throw new IllegalStateException(
+            "the guard answered only "
+                + skipped
+                + " of "
+                + absent.length
+                + " gets of absent keys: "
+                + guard.stats());
       }
     }
   }
@@ -232,14 +274,22 @@ public class JCacheClusterGetBenchmark {
     }
   }
 
-  /** Prints the guard's counters for the trial, then closes the providers and stops both members. */
+  /**
+   * Prints the guard's counters for the trial, then closes the providers and stops both members.
+   */
   @TearDown(Level.Trial)
   public void tearDown() {
     if (onB instanceof GuardedCache<Long, String> guard) {
       GuardStats stats = guard.stats();
-      System.out.printf("%nguard: %d lookups, %d definite misses, %d false positives reported; %d keys, %d bytes,"
-          + " %d rebuilds%n", stats.lookups(), stats.definiteMisses(), stats.falsePositives(), stats.size(),
-          stats.sizeInBytes(), stats.rebuilds());
+      System.out.printf(
+          "%nguard: %d lookups, %d definite misses, %d false positives reported; %d keys, %d bytes,"
+              + " %d rebuilds%n",
+          stats.lookups(),
+          stats.definiteMisses(),
+          stats.falsePositives(),
+          stats.size(),
+          stats.sizeInBytes(),
+          stats.rebuilds());
     }
     stop();
   }

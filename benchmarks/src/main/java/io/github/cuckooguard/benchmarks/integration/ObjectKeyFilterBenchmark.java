@@ -22,18 +22,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The object-key path that every adapter uses (funnel, hash, table), beside the primitive
- * {@link LongCuckooFilter} in the same run: {@code CuckooFilter<T>.mightContain}, an
- * add followed by the remove of the same key, and {@code CuckooGuard<T>.mightContain}. Run with
- * {@code -prof gc}: the figure that matters is {@code gc.alloc.rate.norm} (B/op), which should be
- * 0 for the ready funnels.
+ * The object-key path that every adapter uses (funnel, hash, table), beside the primitive {@link
+ * LongCuckooFilter} in the same run: {@code CuckooFilter<T>.mightContain}, an add followed by the
+ * remove of the same key, and {@code CuckooGuard<T>.mightContain}. Run with {@code -prof gc}: the
+ * figure that matters is {@code gc.alloc.rate.norm} (B/op), which should be 0 for the ready
+ * funnels.
  *
  * <p>{@code keys} chooses the key type and funnel: {@code long} ({@code Long} keys through {@link
  * Funnels#longFunnel()}), {@code string} ({@code "key-<n>"} through {@link
  * Funnels#stringFunnel()}), {@code custom} ({@code Long} keys through a user-written funnel that
- * puts the long into the sink, i.e. the general sink path). Filters and guard hold {@value #N}
- * keys ({@link Keys#presentKey}); probes are a fixed sequence of {@value #PROBES} keys, half of
- * them stored, boxed before timing so that a lookup times no boxing. The add/remove keys are never
+ * puts the long into the sink, i.e. the general sink path). Filters and guard hold {@value #N} keys
+ * ({@link Keys#presentKey}); probes are a fixed sequence of {@value #PROBES} keys, half of them
+ * stored, boxed before timing so that a lookup times no boxing. The add/remove keys are never
  * stored ones, so the filter's fill stays the same throughout.
  */
 @State(Scope.Benchmark)
@@ -41,7 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ObjectKeyFilterBenchmark {
 
   static final int N = 500_000;
@@ -78,7 +80,8 @@ public class ObjectKeyFilterBenchmark {
       case "long" -> (Funnel<Object>) (Funnel<?>) Funnels.longFunnel();
       case "string" -> (Funnel<Object>) (Funnel<?>) Funnels.stringFunnel();
       case "custom" -> new CustomLongFunnel();
-      default -> throw new IllegalArgumentException("keys (" + keys + ") must be long, string or custom");
+      default ->
+          throw new IllegalArgumentException("keys (" + keys + ") must be long, string or custom");
     };
   }
 
@@ -108,7 +111,8 @@ public class ObjectKeyFilterBenchmark {
       fresh[i] = key(Keys.absentKey(i));
     }
     for (int i = 0; i < PROBES; i++) { // the promise these lookups rest on
-      if (!filter.mightContain(key(Keys.presentKey(i))) || !guard.mightContain(key(Keys.presentKey(i)))) {
+      if (!filter.mightContain(key(Keys.presentKey(i)))
+          || !guard.mightContain(key(Keys.presentKey(i)))) {
         throw new IllegalStateException("false negative for stored key " + i);
       }
     }
@@ -131,13 +135,17 @@ public class ObjectKeyFilterBenchmark {
     return filter.add(key) & filter.remove(key);
   }
 
-  /** {@code CuckooGuard<T>.mightContain} (with its statistics counters), half of the probes stored. */
+  /**
+   * {@code CuckooGuard<T>.mightContain} (with its statistics counters), half of the probes stored.
+   */
   @Benchmark
   public boolean guardMightContain() {
     return guard.mightContain(probes[next()]);
   }
 
-  /** The primitive filter on the same long probes: the floor the object path is measured against. */
+  /**
+   * The primitive filter on the same long probes: the floor the object path is measured against.
+   */
   @Benchmark
   public boolean primitiveMightContain() {
     return primitive.mightContain(primitiveProbes[next()]);

@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The bulk function a guarded {@code getAll} hands to Caffeine: the user's bulk load, then an
- * enter begun for every entry it returned, before Caffeine stores them with plain puts. Single
- * use; {@link #end} after Caffeine's {@code getAll} returned or threw.
+ * The bulk function a guarded {@code getAll} hands to Caffeine: the user's bulk load, then an enter
+ * begun for every entry it returned, before Caffeine stores them with plain puts. Single use;
+ * {@link #end} after Caffeine's {@code getAll} returned or threw.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -24,19 +24,23 @@ final class BulkLoad<K, V> implements Function<Set<? extends K>, Map<? extends K
   private final Function<? super Set<? extends K>, ? extends Map<? extends K, ? extends V>> load;
   private final List<PendingEnter<K>> enters = new ArrayList<>();
 
-  BulkLoad(CuckooGuard<K> guard, Function<? super Set<? extends K>, ? extends Map<? extends K, ? extends V>> load) {
+  BulkLoad(
+      CuckooGuard<K> guard,
+      Function<? super Set<? extends K>, ? extends Map<? extends K, ? extends V>> load) {
     this.guard = guard;
     this.load = load;
   }
 
   @Override
   public Map<? extends K, ? extends V> apply(Set<? extends K> keys) {
-    Map<? extends K, ? extends V> loaded = requireNonNull(load.apply(keys), "mappingFunction returned null");
+    Map<? extends K, ? extends V> loaded =
+        requireNonNull(load.apply(keys), "mappingFunction returned null");
     // Checked before any enter begins: Caffeine's put would fail on them half way.
-    loaded.forEach((key, value) -> {
-      requireNonNull(key, "mappingFunction returned a null key");
-      requireNonNull(value, "mappingFunction returned a null value");
-    });
+    loaded.forEach(
+        (key, value) -> {
+          requireNonNull(key, "mappingFunction returned a null key");
+          requireNonNull(value, "mappingFunction returned a null value");
+        });
     for (K key : loaded.keySet()) {
       enters.add(guard.beginEnter(key));
     }

@@ -14,13 +14,13 @@ import org.jspecify.annotations.Nullable;
  * <p>The {@link KeySource} contract asks for (1) every key visible for the whole call, which the
  * weakly consistent iterator of Caffeine's map gives, and (2) every tracked key hidden from the
  * iterator: Caffeine's iterator skips entries that expired but are not evicted yet, and their
- * eviction (a leave) may come after the rebuilt filter is swapped in, where it would be
- * an unpaired remove. Rewound, the iterator shows them, so they are emitted and their later
- * eviction removes the scanned copy. Calling {@code cleanUp()} after the scan instead would not
- * do: it evicts at most 1,000 entries per queue a pass, stops early on an access-order queue made
- * stale by dropped reads, and the variable-expiry timer wheel advances in ~1 s ticks, so an
- * expired entry can outlive it. Keys whose enter or leave is in flight are the guard's business
- * (cuckoo-guard-core hands them to the new filter), so nothing here waits for writes.
+ * eviction (a leave) may come after the rebuilt filter is swapped in, where it would be an unpaired
+ * remove. Rewound, the iterator shows them, so they are emitted and their later eviction removes
+ * the scanned copy. Calling {@code cleanUp()} after the scan instead would not do: it evicts at
+ * most 1,000 entries per queue a pass, stops early on an access-order queue made stale by dropped
+ * reads, and the variable-expiry timer wheel advances in ~1 s ticks, so an expired entry can
+ * outlive it. Keys whose enter or leave is in flight are the guard's business (cuckoo-guard-core
+ * hands them to the new filter), so nothing here waits for writes.
  *
  * <p>Only {@code hasNext}/{@code next} run rewound; {@code action} (the guard, and through it the
  * user's rebuild listeners) never sees the rewound clock.

@@ -25,10 +25,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Reads of the map view, {@link #estimatedSize}, {@link #cleanUp} go straight to the raw cache.
  * Loads ({@link #get}, {@link #getAll}) never short-circuit: the function may find the key.
  *
- * <p>Statistics: {@link #stats} is the raw cache's plus the misses Caffeine did not see because
- * the guard answered them (a short-circuited lookup is a miss, as it would have been), so hit
- * ratios read as for an unguarded cache. A {@code StatsCounter} given to {@code recordStats}
- * receives what Caffeine records, without those misses.
+ * <p>Statistics: {@link #stats} is the raw cache's plus the misses Caffeine did not see because the
+ * guard answered them (a short-circuited lookup is a miss, as it would have been), so hit ratios
+ * read as for an unguarded cache. A {@code StatsCounter} given to {@code recordStats} receives what
+ * Caffeine records, without those misses.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -41,7 +41,10 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   private final GuardedMap<K, V> asMap;
   private final GuardedPolicy<K, V> policy;
   private final boolean recordingStats;
-  /** Misses Caffeine did not count: lookups the guard answered (and keys a failed getAll skipped). */
+
+  /**
+   * Misses Caffeine did not count: lookups the guard answered (and keys a failed getAll skipped).
+   */
   private final LongAdder unseenMisses = new LongAdder();
 
   public GuardedCache(Cache<K, V> raw, GuardedWrites<K, V> writes) {
@@ -74,7 +77,9 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   @Override
-  @SuppressWarnings("NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as non-null
+  @SuppressWarnings(
+      "NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as
+  // non-null
   public @Nullable V get(K key, Function<? super K, ? extends @Nullable V> mappingFunction) {
     return writes.computeIfAbsent(key, mappingFunction);
   }
@@ -109,11 +114,12 @@ public class GuardedCache<K, V> implements Cache<K, V> {
    * Caffeine's own {@code getAll}: present entries, plus one call of {@code mappingFunction} for
    * the missing keys, whose results Caffeine stores with plain puts (extra keys too). Each returned
    * entry's enter begins when the function returns, before those puts, and is made visible when
-   * {@code getAll} returns. An entry that replaced a live one keeps the extra fingerprint (a
-   * false positive until the next rebuild): which puts replaced, Caffeine does not say.
+   * {@code getAll} returns. An entry that replaced a live one keeps the extra fingerprint (a false
+   * positive until the next rebuild): which puts replaced, Caffeine does not say.
    */
   @Override
-  public Map<K, V> getAll(Iterable<? extends K> keys,
+  public Map<K, V> getAll(
+      Iterable<? extends K> keys,
       Function<? super Set<? extends K>, ? extends Map<? extends K, ? extends V>> mappingFunction) {
     requireNonNull(mappingFunction, "mappingFunction");
     BulkLoad<K, V> load = new BulkLoad<>(guard, mappingFunction);

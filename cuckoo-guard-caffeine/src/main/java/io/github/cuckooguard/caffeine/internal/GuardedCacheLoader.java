@@ -11,14 +11,14 @@ import org.jspecify.annotations.Nullable;
  * for refreshes; loads do not go through it.
  *
  * <ul>
- *   <li>{@link #reload}, {@link #asyncReload}: a refresh of a present entry replaces its value
- *       (or, if it returns null, removes the entry as EXPLICIT without an eviction event: the
+ *   <li>{@link #reload}, {@link #asyncReload}: a refresh of a present entry replaces its value (or,
+ *       if it returns null, removes the entry as EXPLICIT without an eviction event: the
  *       fingerprint then leaks until the next rebuild, which is safe). Never an enter.
  *   <li>{@link #asyncLoad}: Caffeine calls it only for {@code refresh} of an absent key, whose
- *       result it would then insert outside every hook. {@link GuardedLoadingCache#refresh}
- *       loads absent keys itself, so this is reached only when the key vanished between that
- *       check and Caffeine's own; it yields null, so Caffeine inserts nothing (as for a reload
- *       that loses a race with a removal).
+ *       result it would then insert outside every hook. {@link GuardedLoadingCache#refresh} loads
+ *       absent keys itself, so this is reached only when the key vanished between that check and
+ *       Caffeine's own; it yields null, so Caffeine inserts nothing (as for a reload that loses a
+ *       race with a removal).
  *   <li>{@link #load}: never called. {@link GuardedLoadingCache#get} and {@code getAll} run the
  *       user's loader in the adapter's own compute, where the enter can be ended once Caffeine has
  *       published the entry; {@code loadAll} is deliberately not overridden, so Caffeine has no
@@ -43,9 +43,12 @@ public final class GuardedCacheLoader<K, V> implements CacheLoader<K, V> {
    */
   @Override
   public V load(K key) {
-    throw new IllegalStateException("Caffeine loaded " + key + " through a path the Cuckoo guard does not"
-        + " follow; the load is refused so that the filter cannot miss the entry. Please report this"
-        + " with your Caffeine version");
+    throw new IllegalStateException(
+        "Caffeine loaded "
+            + key
+            + " through a path the Cuckoo guard does not"
+            + " follow; the load is refused so that the filter cannot miss the entry. Please report this"
+            + " with your Caffeine version");
   }
 
   @Override
@@ -54,7 +57,9 @@ public final class GuardedCacheLoader<K, V> implements CacheLoader<K, V> {
   }
 
   @Override
-  @SuppressWarnings("NullAway") // CacheLoader.reload may return null (removes the entry); Caffeine 3.3 declares it non-null
+  @SuppressWarnings(
+      "NullAway") // CacheLoader.reload may return null (removes the entry); Caffeine 3.3 declares
+  // it non-null
   public @Nullable V reload(K key, V oldValue) throws Exception {
     return user.reload(key, oldValue);
   }

@@ -11,23 +11,25 @@ import org.jspecify.annotations.Nullable;
 /**
  * The function a guarded compute hands to Caffeine: the user's function plus the guard's half of
  * the write protocol (see {@link GuardedWrites}). One instance per thread and cache is reused for
- * every compute, so a compute allocates nothing of the adapter's; a compute started
- * from inside another one on the same thread gets a fresh instance.
+ * every compute, so a compute allocates nothing of the adapter's; a compute started from inside
+ * another one on the same thread gets a fresh instance.
  *
  * <p>Run by Caffeine inside its per-key compute, so for one key it is serialised with every other
  * write and eviction of that key:
+ *
  * <ul>
  *   <li>as a mapping function ({@code computeIfAbsent}, {@code get(k, fn)}, loads), it runs only
  *       for an absent key; a non-null value begins an enter;
  *   <li>as a remapping function ({@code compute}, {@code computeIfPresent}, the present half of
  *       {@code merge}), {@code old == null && next != null} begins an enter (Caffeine passes null
- *       for an expired entry after evicting it through the eviction listener), and
- *       {@code old != null && next == null} leaves the key there, inside the atomic removal
- *       ({@code beginLeave(key).gone()}: Caffeine removes the entry once the function returned
- *       null, with nothing in between that could throw); a replace changes nothing.
+ *       for an expired entry after evicting it through the eviction listener), and {@code old !=
+ *       null && next == null} leaves the key there, inside the atomic removal ({@code
+ *       beginLeave(key).gone()}: Caffeine removes the entry once the function returned null, with
+ *       nothing in between that could throw); a replace changes nothing.
  * </ul>
- * The enter begun inside is ended by the caller once Caffeine's call has returned
- * ({@link #published}) or thrown ({@link #failed}).
+ *
+ * The enter begun inside is ended by the caller once Caffeine's call has returned ({@link
+ * #published}) or thrown ({@link #failed}).
  *
  * <p>Not thread-safe: owned by one thread from {@link #acquire} to {@link #release}.
  *
@@ -38,6 +40,7 @@ final class GuardedCompute<K, V> {
 
   /** This instance as Caffeine's mapping function. */
   final Function<K, @Nullable V> mapping = this::load;
+
   /** This instance as Caffeine's remapping function. */
   final BiFunction<K, @Nullable V, @Nullable V> remapping = this::remap;
 
@@ -68,13 +71,15 @@ final class GuardedCompute<K, V> {
   }
 
   /** As a remapping function: runs {@code function} on the current value (or null). */
-  GuardedCompute<K, V> remapping(BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function) {
+  GuardedCompute<K, V> remapping(
+      BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function) {
     this.remap = function;
     return this;
   }
 
   /** As the present half of {@code merge}: {@code function(old, value)}. */
-  GuardedCompute<K, V> merging(BiFunction<? super V, ? super V, ? extends @Nullable V> function, V value) {
+  GuardedCompute<K, V> merging(
+      BiFunction<? super V, ? super V, ? extends @Nullable V> function, V value) {
     this.merge = function;
     this.mergeValue = value;
     return this;
@@ -91,7 +96,10 @@ final class GuardedCompute<K, V> {
   private @Nullable V remap(K key, @Nullable V old) {
     ran = true;
     BiFunction<? super V, ? super V, ? extends @Nullable V> m = merge;
-    V next = m != null ? m.apply(requireNonNull(old), requireNonNull(mergeValue)) : requireNonNull(remap).apply(key, old);
+    V next =
+        m != null
+            ? m.apply(requireNonNull(old), requireNonNull(mergeValue))
+            : requireNonNull(remap).apply(key, old);
     if (old == null) {
       if (next != null) {
         begin(key);
@@ -134,11 +142,10 @@ final class GuardedCompute<K, V> {
   }
 
   /**
-   * Caffeine's call threw {@code t} after the function may have begun an enter.
-   * Caffeine throws an exception only before it publishes an entry (from the function, the weigher
-   * or the expiry, all inside the compute, which then stores nothing), so an enter is aborted;
-   * after an {@link Error} the outcome is unknown and the fingerprint is kept (at worst a false
-   * positive).
+   * Caffeine's call threw {@code t} after the function may have begun an enter. Caffeine throws an
+   * exception only before it publishes an entry (from the function, the weigher or the expiry, all
+   * inside the compute, which then stores nothing), so an enter is aborted; after an {@link Error}
+   * the outcome is unknown and the fingerprint is kept (at worst a false positive).
    */
   void failed(Throwable t) {
     PendingEnter<K> e = enter;
@@ -163,7 +170,8 @@ final class GuardedCompute<K, V> {
     ran = false;
     busy = false;
     if (e != null) {
-      e.visible(); // not ended by published/failed (a caller bug): keeping the fingerprint is never wrong
+      e.visible(); // not ended by published/failed (a caller bug): keeping the fingerprint is
+      // never wrong
     }
   }
 }

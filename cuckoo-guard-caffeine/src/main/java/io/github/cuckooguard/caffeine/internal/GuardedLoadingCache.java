@@ -15,16 +15,16 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A guarded {@link LoadingCache}. {@link #get} never short-circuits: the loader may find a key
- * the cache does not hold.
+ * A guarded {@link LoadingCache}. {@link #get} never short-circuits: the loader may find a key the
+ * cache does not hold.
  *
  * <ul>
  *   <li>{@code get}, and {@code getAll} without a bulk loader: the user's {@code load} as the
  *       mapping function of the guarded compute ({@link GuardedWrites#computeIfAbsent}), which is
- *       what Caffeine's {@code get} runs too (same statistics), key by key as Caffeine's
- *       sequential {@code getAll} does.
- *   <li>{@code getAll} with a loader that overrides {@code loadAll}: Caffeine's bulk
- *       {@code getAll} with the user's {@code loadAll} ({@link GuardedCache#getAll}).
+ *       what Caffeine's {@code get} runs too (same statistics), key by key as Caffeine's sequential
+ *       {@code getAll} does.
+ *   <li>{@code getAll} with a loader that overrides {@code loadAll}: Caffeine's bulk {@code getAll}
+ *       with the user's {@code loadAll} ({@link GuardedCache#getAll}).
  *   <li>{@code refresh} of a present key: Caffeine's refresh with the user's reload, never an
  *       enter. Of an absent key: a guarded load ({@link #get}) on the calling thread, so the key
  *       enters inside the compute that inserts it (Caffeine would load on its executor and insert
@@ -34,13 +34,15 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type
  * @param <V> the value type
  */
-public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implements LoadingCache<K, V> {
+public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V>
+    implements LoadingCache<K, V> {
 
   private final LoadingCache<K, V> loading;
   private final Function<K, @Nullable V> load;
   private final @Nullable Function<Set<? extends K>, Map<? extends K, ? extends V>> bulkLoad;
 
-  public GuardedLoadingCache(LoadingCache<K, V> raw, GuardedWrites<K, V> writes, CacheLoader<? super K, V> userLoader) {
+  public GuardedLoadingCache(
+      LoadingCache<K, V> raw, GuardedWrites<K, V> writes, CacheLoader<? super K, V> userLoader) {
     super(raw, writes);
     this.loading = raw;
     this.load = key -> load(userLoader, key);
@@ -48,7 +50,9 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
   }
 
   @Override
-  @SuppressWarnings("NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as non-null
+  @SuppressWarnings(
+      "NullAway") // Caffeine declares @PolyNull here (null in, null out); NullAway reads it as
+  // non-null
   public @Nullable V get(K key) {
     return writes.computeIfAbsent(key, load);
   }
@@ -68,7 +72,7 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
     int size = result.size();
     int count = 0;
     try {
-      for (Iterator<Map.Entry<K, @Nullable V>> it = result.entrySet().iterator(); it.hasNext();) {
+      for (Iterator<Map.Entry<K, @Nullable V>> it = result.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<K, @Nullable V> entry = it.next();
         count++;
         V value = get(entry.getKey());
@@ -108,16 +112,19 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
     for (K key : keys) {
       futures.computeIfAbsent(requireNonNull(key, "key"), this::refresh);
     }
-    return CompletableFuture.allOf(futures.values().toArray(CompletableFuture<?>[]::new)).thenApply(ignored -> {
-      Map<K, V> result = new LinkedHashMap<>();
-      futures.forEach((key, future) -> {
-        V value = future.join();
-        if (value != null) {
-          result.put(key, value);
-        }
-      });
-      return Collections.unmodifiableMap(result);
-    });
+    return CompletableFuture.allOf(futures.values().toArray(CompletableFuture<?>[]::new))
+        .thenApply(
+            ignored -> {
+              Map<K, V> result = new LinkedHashMap<>();
+              futures.forEach(
+                  (key, future) -> {
+                    V value = future.join();
+                    if (value != null) {
+                      result.put(key, value);
+                    }
+                  });
+              return Collections.unmodifiableMap(result);
+            });
   }
 
   /** Calls the user's {@code load}, translating checked exceptions as Caffeine does. */
@@ -136,14 +143,16 @@ public final class GuardedLoadingCache<K, V> extends GuardedCache<K, V> implemen
 
   private static boolean overridesLoadAll(CacheLoader<?, ?> loader) {
     try {
-      return loader.getClass().getMethod("loadAll", Set.class).getDeclaringClass() != CacheLoader.class;
+      return loader.getClass().getMethod("loadAll", Set.class).getDeclaringClass()
+          != CacheLoader.class;
     } catch (NoSuchMethodException e) {
       return false;
     }
   }
 
   /** Calls the user's {@code loadAll}, translating checked exceptions as Caffeine does. */
-  private static <K, V> Map<? extends K, ? extends V> loadAll(CacheLoader<? super K, V> loader, Set<? extends K> keys) {
+  private static <K, V> Map<? extends K, ? extends V> loadAll(
+      CacheLoader<? super K, V> loader, Set<? extends K> keys) {
     try {
       // Caffeine makes the same unchecked assumption: loadAll returns keys of the cache's type.
       @SuppressWarnings("unchecked")

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code asMap()} view of a guarded cache: reads go to the raw map, every write goes through
- * {@link GuardedWrites}, and the key, value and entry views remove (also through their
- * iterators) and {@code setValue} through it as well.
+ * {@link GuardedWrites}, and the key, value and entry views remove (also through their iterators)
+ * and {@code setValue} through it as well.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -119,25 +119,26 @@ final class GuardedMap<K, V> implements ConcurrentMap<K, V> {
   }
 
   @Override
-  public @Nullable V computeIfAbsent(K key, Function<? super K, ? extends @Nullable V> mappingFunction) {
+  public @Nullable V computeIfAbsent(
+      K key, Function<? super K, ? extends @Nullable V> mappingFunction) {
     return writes.computeIfAbsent(key, mappingFunction);
   }
 
   @Override
-  public @Nullable V computeIfPresent(K key,
-      BiFunction<? super K, ? super V, ? extends @Nullable V> remappingFunction) {
+  public @Nullable V computeIfPresent(
+      K key, BiFunction<? super K, ? super V, ? extends @Nullable V> remappingFunction) {
     return writes.computeIfPresent(key, remappingFunction);
   }
 
   @Override
-  public @Nullable V compute(K key,
-      BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remappingFunction) {
+  public @Nullable V compute(
+      K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remappingFunction) {
     return writes.compute(key, remappingFunction);
   }
 
   @Override
-  public @Nullable V merge(K key, V value,
-      BiFunction<? super V, ? super V, ? extends @Nullable V> remappingFunction) {
+  public @Nullable V merge(
+      K key, V value, BiFunction<? super V, ? super V, ? extends @Nullable V> remappingFunction) {
     return writes.merge(key, value, remappingFunction);
   }
 

@@ -11,12 +11,12 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The key, value and entry views of {@link GuardedMap}, defined in terms of the guarded map
- * itself (as {@link AbstractMap}'s views are): size, membership and {@code clear} are the map's;
- * iteration walks the raw entries, and every removal ({@code remove}, {@code removeIf},
- * {@code removeAll}, {@code retainAll}, {@code Iterator.remove}, which {@link AbstractCollection}
- * routes through the iterator or {@code remove}) and every {@code Entry.setValue} is a write of
- * the guarded map, so it goes through {@link GuardedWrites}.
+ * The key, value and entry views of {@link GuardedMap}, defined in terms of the guarded map itself
+ * (as {@link AbstractMap}'s views are): size, membership and {@code clear} are the map's; iteration
+ * walks the raw entries, and every removal ({@code remove}, {@code removeIf}, {@code removeAll},
+ * {@code retainAll}, {@code Iterator.remove}, which {@link AbstractCollection} routes through the
+ * iterator or {@code remove}) and every {@code Entry.setValue} is a write of the guarded map, so it
+ * goes through {@link GuardedWrites}.
  */
 final class GuardedMapViews {
 
@@ -51,7 +51,8 @@ final class GuardedMapViews {
     public void remove() {
       K key = current;
       if (key == null) {
-        throw new IllegalStateException("next() was not called, or remove() was already called for this element");
+        throw new IllegalStateException(
+            "next() was not called, or remove() was already called for this element");
       }
       current = null;
       owner.remove(key);
@@ -77,8 +78,8 @@ final class GuardedMapViews {
   }
 
   /**
-   * What every view shares: a projection of the guarded map's raw entries whose size, emptiness
-   * and {@code clear} are the map's.
+   * What every view shares: a projection of the guarded map's raw entries whose size, emptiness and
+   * {@code clear} are the map's.
    *
    * @param <T> the element type, {@code project} of a raw entry
    */
@@ -113,9 +114,9 @@ final class GuardedMapViews {
   }
 
   /**
-   * A view that is a {@link Set}: equality and hash code by the {@link Set} contract, and
-   * {@code removeAll} removing each given element when that is fewer steps than a scan (both as
-   * {@link java.util.AbstractSet} does).
+   * A view that is a {@link Set}: equality and hash code by the {@link Set} contract, and {@code
+   * removeAll} removing each given element when that is fewer steps than a scan (both as {@link
+   * java.util.AbstractSet} does).
    */
   private abstract static class SetView<K, V, T> extends View<K, V, T> implements Set<T> {
 

@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code policy()} of a guarded cache. Everything that reads, resizes or retimes goes to the
- * raw policy (shrinking the maximum evicts through the eviction listener; snapshots are
- * read-only). The only writes in {@link Policy} are those of {@link Policy.VarExpiration}
- * ({@code put}, {@code putIfAbsent}, {@code compute} with a duration): Caffeine's own, run as
- * enters and guarded computes by {@link GuardedWrites}.
+ * raw policy (shrinking the maximum evicts through the eviction listener; snapshots are read-only).
+ * The only writes in {@link Policy} are those of {@link Policy.VarExpiration} ({@code put}, {@code
+ * putIfAbsent}, {@code compute} with a duration): Caffeine's own, run as enters and guarded
+ * computes by {@link GuardedWrites}.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -112,7 +112,9 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
       return writes.enter(key, value, putIfAbsent, duration, unit);
     }
 
-    /** Caffeine's put with a duration, as an enter of the key (aborted if it replaced a live one). */
+    /**
+     * Caffeine's put with a duration, as an enter of the key (aborted if it replaced a live one).
+     */
     @Override
     public @Nullable V put(K key, V value, long duration, TimeUnit unit) {
       requireNonNull(key, "key");
@@ -122,8 +124,10 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     }
 
     @Override
-    public @Nullable V compute(K key,
-        BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remappingFunction, Duration duration) {
+    public @Nullable V compute(
+        K key,
+        BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> remappingFunction,
+        Duration duration) {
       requireNonNull(duration, "duration");
       return writes.compute(key, remappingFunction, raw, duration);
     }
@@ -134,7 +138,8 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     }
 
     @Override
-    public <T extends @Nullable Object> T oldest(Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
+    public <T extends @Nullable Object> T oldest(
+        Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
       return raw.oldest(mappingFunction);
     }
 
@@ -144,7 +149,8 @@ final class GuardedPolicy<K, V> implements Policy<K, V> {
     }
 
     @Override
-    public <T extends @Nullable Object> T youngest(Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
+    public <T extends @Nullable Object> T youngest(
+        Function<Stream<CacheEntry<K, V>>, T> mappingFunction) {
       return raw.youngest(mappingFunction);
     }
   }

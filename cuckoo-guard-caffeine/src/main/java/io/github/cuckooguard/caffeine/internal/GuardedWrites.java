@@ -8,15 +8,15 @@ import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every write of a guarded cache: the adapter's half of cuckoo-guard-core's write protocol
- * ({@link CuckooGuard}), run where Caffeine orders it with every other write of the key.
+ * Every write of a guarded cache: the adapter's half of cuckoo-guard-core's write protocol ({@link
+ * CuckooGuard}), run where Caffeine orders it with every other write of the key.
  *
  * <pre>
  * Where each event happens (every one through a handle; the adapter never calls keyLeft).
@@ -202,7 +202,8 @@ public final class GuardedWrites<K, V> {
   }
 
   /** {@code Map.compute} with the user's function; enters or leaves the key as the entry does. */
-  public @Nullable V compute(K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function) {
+  public @Nullable V compute(
+      K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
     requireNonNull(function, "remappingFunction");
     GuardedCompute<K, V> c = compute().remapping(function);
@@ -219,8 +220,11 @@ public final class GuardedWrites<K, V> {
   /**
    * {@code VarExpiration.compute}: as {@link #compute}, giving a written entry {@code duration}.
    */
-  public @Nullable V compute(K key, BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function,
-      Policy.VarExpiration<K, V> expiration, Duration duration) {
+  public @Nullable V compute(
+      K key,
+      BiFunction<? super K, ? super @Nullable V, ? extends @Nullable V> function,
+      Policy.VarExpiration<K, V> expiration,
+      Duration duration) {
     requireNonNull(key, "key");
     requireNonNull(function, "remappingFunction");
     GuardedCompute<K, V> c = compute().remapping(function);
@@ -235,7 +239,8 @@ public final class GuardedWrites<K, V> {
   }
 
   /** {@code Map.computeIfPresent}; leaves the key if the function removes the entry. */
-  public @Nullable V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends @Nullable V> function) {
+  public @Nullable V computeIfPresent(
+      K key, BiFunction<? super K, ? super V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
     requireNonNull(function, "remappingFunction");
     GuardedCompute<K, V> c = compute().remapping(function);
@@ -250,12 +255,13 @@ public final class GuardedWrites<K, V> {
   }
 
   /**
-   * {@code Map.merge} as Caffeine's: inserts {@code value} into an absent key (a plain
-   * putIfAbsent, no load counted), else remaps the live value inside {@code computeIfPresent}
-   * (counted as a load, as Caffeine's merge counts it); retries if the key appears or vanishes in
-   * between, as {@code ConcurrentMap.merge} does.
+   * {@code Map.merge} as Caffeine's: inserts {@code value} into an absent key (a plain putIfAbsent,
+   * no load counted), else remaps the live value inside {@code computeIfPresent} (counted as a
+   * load, as Caffeine's merge counts it); retries if the key appears or vanishes in between, as
+   * {@code ConcurrentMap.merge} does.
    */
-  public @Nullable V merge(K key, V value, BiFunction<? super V, ? super V, ? extends @Nullable V> function) {
+  public @Nullable V merge(
+      K key, V value, BiFunction<? super V, ? super V, ? extends @Nullable V> function) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
     requireNonNull(function, "remappingFunction");
@@ -278,7 +284,9 @@ public final class GuardedWrites<K, V> {
     }
   }
 
-  /** {@code Map.remove(key)}: removes a live entry and leaves its key; the removed value or null. */
+  /**
+   * {@code Map.remove(key)}: removes a live entry and leaves its key; the removed value or null.
+   */
   public @Nullable V remove(Object key) {
     requireNonNull(key, "key");
     @SuppressWarnings("unchecked")
@@ -335,8 +343,8 @@ public final class GuardedWrites<K, V> {
   }
 
   /**
-   * Removes every entry, one key at a time through {@link #remove(Object)}; never "reset the
-   * filter and clear", which would lose keys written in between.
+   * Removes every entry, one key at a time through {@link #remove(Object)}; never "reset the filter
+   * and clear", which would lose keys written in between.
    */
   public void clear() {
     for (K key : map.keySet()) {

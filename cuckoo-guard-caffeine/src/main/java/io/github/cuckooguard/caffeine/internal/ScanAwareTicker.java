@@ -8,13 +8,13 @@ import org.jspecify.annotations.Nullable;
  * The ticker a guarded cache runs on: the user's ticker, except on the thread that is stepping a
  * rebuild's key iterator ({@link #rewind}), which reads a time far in the past.
  *
- * <p>Why: {@link CacheKeySource} must emit the keys of entries that expired but are not evicted
- * yet (tracked, hidden from Caffeine's key iterator; see {@code KeySource}). Rewound by
- * 2<sup>62</sup> ns, no entry looks expired to the iterator, so every entry still in the map is
- * emitted. Caffeine compares ticker readings only by difference, so the rewind is wrap-safe.
+ * <p>Why: {@link CacheKeySource} must emit the keys of entries that expired but are not evicted yet
+ * (tracked, hidden from Caffeine's key iterator; see {@code KeySource}). Rewound by 2<sup>62</sup>
+ * ns, no entry looks expired to the iterator, so every entry still in the map is emitted. Caffeine
+ * compares ticker readings only by difference, so the rewind is wrap-safe.
  *
- * <p>A guard runs one scan at a time, so one field names the rewound thread; every other read
- * costs a volatile read and a comparison.
+ * <p>A guard runs one scan at a time, so one field names the rewound thread; every other read costs
+ * a volatile read and a comparison.
  */
 public final class ScanAwareTicker implements Ticker {
 

@@ -14,7 +14,8 @@ public final class Demo {
 
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
-    LongCuckooFilter filter = LongCuckooFilter.newBuilder().expectedInsertions(n).fpp(0.001).build();
+    LongCuckooFilter filter =
+        LongCuckooFilter.newBuilder().expectedInsertions(n).fpp(0.001).build();
     long start = System.nanoTime();
     for (long k = 0; k < n; k++) {
       if (!filter.add(k)) {
@@ -50,14 +51,21 @@ public final class Demo {
     FilterInfo info = filter.info();
     System.out.printf("Cuckoo Guard core demo: %,d keys, target fpp 0.001%n", n);
     System.out.printf("  add             %6.1f ns/key%n", (double) addNs / n);
-    System.out.printf("  negative lookup %6.1f ns/key (single thread, not a benchmark: see benchmarks/)%n",
+    System.out.printf(
+        "  negative lookup %6.1f ns/key (single thread, not a benchmark: see benchmarks/)%n",
         (double) lookupNs / probes);
-    System.out.printf("  false negatives %d (must be 0), after removing every other key: %d (must be 0)%n",
+    System.out.printf(
+        "  false negatives %d (must be 0), after removing every other key: %d (must be 0)%n",
         falseNegatives, afterRemove);
-    System.out.printf("  false positives %.4f%% measured over %,d absent keys (expected %.4f%% at full load)%n",
-        100.0 * falsePositives / probes, probes, 100 * io.github.cuckooguard.internal.Sizing.fppAtDesignLoad(
-            info.fingerprintBits(), info.bucketSize()));
-    System.out.printf("  memory          %,d bytes = %.2f bits per key (%d-bit fingerprints)%n",
+    System.out.printf(
+        "  false positives %.4f%% measured over %,d absent keys (expected %.4f%% at full load)%n",
+        100.0 * falsePositives / probes,
+        probes,
+        100
+            * io.github.cuckooguard.internal.Sizing.fppAtDesignLoad(
+                info.fingerprintBits(), info.bucketSize()));
+    System.out.printf(
+        "  memory          %,d bytes = %.2f bits per key (%d-bit fingerprints)%n",
         info.sizeInBytes(), info.sizeInBytes() * 8.0 / n, info.fingerprintBits());
     System.out.println("  " + info);
     if (falseNegatives != 0 || afterRemove != 0) {

@@ -1,7 +1,6 @@
 package io.github.cuckooguard.internal.guard;
 
 import io.github.cuckooguard.CuckooFilter;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -50,16 +49,21 @@ public final class FilterState<K> {
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final PassThroughSwitch passThrough = new PassThroughSwitch();
   private final boolean rebuildable;
+
   /** Per key, the inserts into F1 that failed and whose incarnation has not ended. */
   private final ConcurrentHashMap<K, int[]> overflow = new ConcurrentHashMap<>();
+
   private static final int ENTER = 0;
   private static final int LEAVE = 1;
 
   /** Per key: enters [ENTER] and leaves [LEAVE] begun and not ended. Changed inside compute. */
   private final ConcurrentHashMap<K, int[]> inFlight = new ConcurrentHashMap<>();
+
   private volatile CuckooFilter<K> filter;
+
   /** Bytes of the current filter when it became current; more now means it grew. */
   private volatile long initialBytes;
+
   private volatile @Nullable RebuildState<K> rebuilding;
 
   /**
@@ -92,9 +96,8 @@ public final class FilterState<K> {
   }
 
   /**
-   * Begins an enter: adds the key's fingerprint to the current filter and the one being built,
-   * and, if {@code inFlight}, counts the transition until {@link #endTransition} or
-   * {@link #end}.
+   * Begins an enter: adds the key's fingerprint to the current filter and the one being built, and,
+   * if {@code inFlight}, counts the transition until {@link #endTransition} or {@link #end}.
    *
    * @return null if stored; else a description of the failed insert (pass-through is on then)
    */
@@ -105,7 +108,8 @@ public final class FilterState<K> {
       CuckooFilter<K> current = filter;
       RebuildState<K> r = rebuilding;
       boolean stored = current.add(key);
-      boolean inNext = r != null && r.hold(key, inFlight ? RebuildState.ENTERING : RebuildState.VISIBLE);
+      boolean inNext =
+          r != null && r.hold(key, inFlight ? RebuildState.ENTERING : RebuildState.VISIBLE);
       if (inFlight) {
         begin(key, ENTER);
       }
@@ -113,10 +117,13 @@ public final class FilterState<K> {
         return null;
       }
       if (rebuildable) {
-        overflow.merge(key, new int[] {1}, (a, b) -> {
-          a[0]++;
-          return a;
-        });
+        overflow.merge(
+            key,
+            new int[] {1},
+            (a, b) -> {
+              a[0]++;
+              return a;
+            });
       }
       if (inNext) {
         passThrough.holdUntilSwap();
@@ -183,8 +190,11 @@ public final class FilterState<K> {
       }
       RebuildState<K> r = rebuilding;
       if (r != null) {
-        r.release(key, !inFlight ? RebuildState.VISIBLE
-            : abortedEnter ? RebuildState.ENTERING : RebuildState.LEAVING);
+        r.release(
+            key,
+            !inFlight
+                ? RebuildState.VISIBLE
+                : abortedEnter ? RebuildState.ENTERING : RebuildState.LEAVING);
       }
     } finally {
       shared.unlock();
@@ -194,10 +204,12 @@ public final class FilterState<K> {
   /** Takes one failed insert of {@code key} out of the overflow multiset, if it has one. */
   private boolean takeOverflow(K key) {
     boolean[] taken = new boolean[1];
-    overflow.computeIfPresent(key, (k, c) -> {
-      taken[0] = true;
-      return --c[0] == 0 ? null : c;
-    });
+    overflow.computeIfPresent(
+        key,
+        (k, c) -> {
+          taken[0] = true;
+          return --c[0] == 0 ? null : c;
+        });
     return taken[0];
   }
 
@@ -211,18 +223,22 @@ public final class FilterState<K> {
   }
 
   private void begin(K key, int kind) {
-    inFlight.compute(key, (k, c) -> {
-      int[] counts = c == null ? new int[2] : c;
-      counts[kind]++;
-      return counts;
-    });
+    inFlight.compute(
+        key,
+        (k, c) -> {
+          int[] counts = c == null ? new int[2] : c;
+          counts[kind]++;
+          return counts;
+        });
   }
 
   private void finish(K key, int kind) {
-    inFlight.computeIfPresent(key, (k, c) -> {
-      c[kind]--;
-      return c[ENTER] + c[LEAVE] == 0 ? null : c;
-    });
+    inFlight.computeIfPresent(
+        key,
+        (k, c) -> {
+          c[kind]--;
+          return c[ENTER] + c[LEAVE] == 0 ? null : c;
+        });
   }
 
   /**
@@ -245,7 +261,9 @@ public final class FilterState<K> {
       return "load factor " + load + " passed " + threshold;
     }
     long bytes = current.sizeInBytes();
-    return bytes > initialBytes ? "the filter grew from " + initialBytes + " to " + bytes + " bytes" : null;
+    return bytes > initialBytes
+        ? "the filter grew from " + initialBytes + " to " + bytes + " bytes"
+        : null;
   }
 
   /** Starts a rebuild into {@code next}: from now on enters and leaves reach it too. */
@@ -279,8 +297,8 @@ public final class FilterState<K> {
   }
 
   /**
-   * Settles {@code r} and makes its filter current; clears pass-through unless a reason to go
-   * stale arrived since {@code r} was installed. Call after its scan returned.
+   * Settles {@code r} and makes its filter current; clears pass-through unless a reason to go stale
+   * arrived since {@code r} was installed. Call after its scan returned.
    *
    * @throws IllegalStateException if {@code r} failed meanwhile (an add to its filter failed)
    */

@@ -30,20 +30,40 @@ public final class ListenerSupport {
   }
 
   public void progress(long keysScanned) {
-    LOGGER.log(Level.DEBUG, () -> "Cuckoo guard '" + guard + "': rebuild scanned " + keysScanned + " keys");
+    LOGGER.log(
+        Level.DEBUG,
+        () -> "Cuckoo guard '" + guard + "': rebuild scanned " + keysScanned + " keys");
     each(l -> l.onProgress(keysScanned), "onProgress");
   }
 
   public void finished(GuardStats stats, long keysScanned, Duration took) {
-    LOGGER.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': rebuild finished in " + took.toMillis() + " ms, "
-        + keysScanned + " keys scanned, " + stats.size() + " fingerprints, load " + stats.loadFactor()
-        + (stats.passThrough() ? ", pass-through stays on (marked stale during the rebuild)" : ""));
+    LOGGER.log(
+        Level.INFO,
+        () ->
+            "Cuckoo guard '"
+                + guard
+                + "': rebuild finished in "
+                + took.toMillis()
+                + " ms, "
+                + keysScanned
+                + " keys scanned, "
+                + stats.size()
+                + " fingerprints, load "
+                + stats.loadFactor()
+                + (stats.passThrough()
+                    ? ", pass-through stays on (marked stale during the rebuild)"
+                    : ""));
     each(l -> l.onFinish(stats), "onFinish");
   }
 
   public void failed(Throwable cause) {
-    LOGGER.log(Level.WARNING, "Cuckoo guard '" + guard + "': rebuild failed; pass-through stays on until a"
-        + " rebuild succeeds", cause);
+    LOGGER.log(
+        Level.WARNING,
+        "Cuckoo guard '"
+            + guard
+            + "': rebuild failed; pass-through stays on until a"
+            + " rebuild succeeds",
+        cause);
     each(l -> l.onFailure(cause), "onFailure");
   }
 
@@ -52,8 +72,16 @@ public final class ListenerSupport {
       try {
         call.accept(l);
       } catch (Throwable t) {
-        LOGGER.log(Level.WARNING, "Cuckoo guard '" + guard + "': RebuildListener." + method + " of " + l
-            + " threw; ignored", t);
+        LOGGER.log(
+            Level.WARNING,
+            "Cuckoo guard '"
+                + guard
+                + "': RebuildListener."
+                + method
+                + " of "
+                + l
+                + " threw; ignored",
+            t);
       }
     }
   }

@@ -3,8 +3,8 @@ package io.github.cuckooguard.internal.guard;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pass-through flag of a guard together with the epoch of the last reason to go stale, in
- * one atomic word, so that a rebuild clears the flag only if no reason arrived since it started
+ * The pass-through flag of a guard together with the epoch of the last reason to go stale, in one
+ * atomic word, so that a rebuild clears the flag only if no reason arrived since it started
  * (compare-and-set on the pair; a flag and a separate counter could interleave and lose a mark).
  *
  * <p>Bit 0 is the flag; the bits above count reasons to go stale.
@@ -28,8 +28,8 @@ public final class PassThroughSwitch {
   }
 
   /**
-   * Pass-through on without a new epoch: the running rebuild, which already covers the cause,
-   * may still clear it.
+   * Pass-through on without a new epoch: the running rebuild, which already covers the cause, may
+   * still clear it.
    *
    * @return whether this call switched it on
    */

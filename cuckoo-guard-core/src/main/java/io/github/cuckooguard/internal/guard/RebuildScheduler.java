@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  *       to go stale arrived while it ran), a follow-up runs at once.
  * </ul>
  *
- * <p>Thread safety: all methods may be called from any thread; the task is never started while
- * the caller holds this object's monitor, so an executor that runs tasks on the calling thread
- * works too.
+ * <p>Thread safety: all methods may be called from any thread; the task is never started while the
+ * caller holds this object's monitor, so an executor that runs tasks on the calling thread works
+ * too.
  */
 public final class RebuildScheduler {
 
@@ -69,7 +69,11 @@ public final class RebuildScheduler {
    * @param staleAgain whether a successful rebuild left pass-through on, so another must follow
    * @param nanoClock the time source of the back-off ({@code System::nanoTime})
    */
-  public RebuildScheduler(Executor executor, Task task, RejectionHandler rejectionHandler, BooleanSupplier staleAgain,
+  public RebuildScheduler(
+      Executor executor,
+      Task task,
+      RejectionHandler rejectionHandler,
+      BooleanSupplier staleAgain,
       LongSupplier nanoClock) {
     this.executor = executor;
     this.task = task;
@@ -191,7 +195,8 @@ public final class RebuildScheduler {
         return;
       }
       synchronized (this) {
-        reason = followUpReason != null ? followUpReason : "marked stale while the previous rebuild ran";
+        reason =
+            followUpReason != null ? followUpReason : "marked stale while the previous rebuild ran";
         waiters = followUpWaiters;
         followUpReason = null;
         followUpWaiters = new ArrayList<>();
@@ -202,7 +207,8 @@ public final class RebuildScheduler {
   // guarded by this
   private void noteFailure() {
     consecutiveFailures++;
-    long seconds = 1L << Math.min(consecutiveFailures - 1, Long.numberOfTrailingZeros(MAX_BACKOFF_SECONDS));
+    long seconds =
+        1L << Math.min(consecutiveFailures - 1, Long.numberOfTrailingZeros(MAX_BACKOFF_SECONDS));
     retryNotBefore = nanoClock.getAsLong() + TimeUnit.SECONDS.toNanos(seconds);
     backingOff = true;
   }

@@ -87,19 +87,29 @@ public final class RebuildState<K> {
 
   /** Held copies of an enter in flight (from its begin, or install, to visible or abort). */
   public static final int ENTERING = 0;
-  /** Held copies of a visible incarnation (an enter that became visible, a cancelled leave, a key whose F1 insert failed). */
+
+  /**
+   * Held copies of a visible incarnation (an enter that became visible, a cancelled leave, a key
+   * whose F1 insert failed).
+   */
   public static final int VISIBLE = 1;
+
   /** Held copies of a leave in flight (from its begin, or install, to gone or cancel). */
   public static final int LEAVING = 2;
 
   private static final class KeyState {
     /** Copies F2 holds for this key, by the kind of incarnation they belong to. */
     final int[] held = new int[3];
+
     /** Whether an enter of this key was aborted during the rebuild. */
     boolean aborted;
+
     /** Scan adds made while this entry existed. */
     int scanAdds;
-    /** Whether a leave of this key was in flight at install (its removal may precede the rebuild). */
+
+    /**
+     * Whether a leave of this key was in flight at install (its removal may precede the rebuild).
+     */
     boolean leaveAtInstall;
   }
 
@@ -154,15 +164,18 @@ public final class RebuildState<K> {
       return false;
     }
     if (!next.add(key)) {
-      fail(new IllegalStateException("the filter being rebuilt is full (" + next.info()
-          + "); it could not grow further"));
+      fail(
+          new IllegalStateException(
+              "the filter being rebuilt is full (" + next.info() + "); it could not grow further"));
       return false;
     }
-    touched.compute(key, (k, s) -> {
-      KeyState state = s == null ? new KeyState() : s;
-      state.held[kind]++;
-      return state;
-    });
+    touched.compute(
+        key,
+        (k, s) -> {
+          KeyState state = s == null ? new KeyState() : s;
+          state.held[kind]++;
+          return state;
+        });
     return true;
   }
 
@@ -171,24 +184,29 @@ public final class RebuildState<K> {
    * if a copy is held for a visible incarnation, the leave takes that copy over (VISIBLE to
    * LEAVING); otherwise (the incarnation predates the rebuild) F2 gets a new copy for it.
    *
-   * (A failed add fails the rebuild, which is then not swapped in.)
+   * <p>(A failed add fails the rebuild, which is then not swapped in.)
    */
   public void holdForLeave(K key) {
     if (failure != null) {
       return;
     }
-    touched.compute(key, (k, s) -> {
-      KeyState state = s == null ? new KeyState() : s;
-      if (state.held[VISIBLE] > 0) {
-        state.held[VISIBLE]--;
-      } else if (!next.add(k)) {
-        fail(new IllegalStateException("the filter being rebuilt is full (" + next.info()
-            + "); it could not grow further"));
-        return state;
-      }
-      state.held[LEAVING]++;
-      return state;
-    });
+    touched.compute(
+        key,
+        (k, s) -> {
+          KeyState state = s == null ? new KeyState() : s;
+          if (state.held[VISIBLE] > 0) {
+            state.held[VISIBLE]--;
+          } else if (!next.add(k)) {
+            fail(
+                new IllegalStateException(
+                    "the filter being rebuilt is full ("
+                        + next.info()
+                        + "); it could not grow further"));
+            return state;
+          }
+          state.held[LEAVING]++;
+          return state;
+        });
   }
 
   /**
@@ -197,10 +215,12 @@ public final class RebuildState<K> {
    * already visible at install, so settle keeps the key's scan copies. Call after its hold.
    */
   public void leaveInFlightAtInstall(K key) {
-    touched.computeIfPresent(key, (k, state) -> {
-      state.leaveAtInstall = true;
-      return state;
-    });
+    touched.computeIfPresent(
+        key,
+        (k, state) -> {
+          state.leaveAtInstall = true;
+          return state;
+        });
   }
 
   /**
@@ -213,17 +233,19 @@ public final class RebuildState<K> {
     if (failure != null) {
       return;
     }
-    touched.compute(key, (k, s) -> {
-      KeyState state = s == null ? new KeyState() : s;
-      if (kind == ENTERING) {
-        state.aborted = true;
-      }
-      if (state.held[kind] > 0) {
-        state.held[kind]--;
-        next.remove(k);
-      }
-      return state;
-    });
+    touched.compute(
+        key,
+        (k, s) -> {
+          KeyState state = s == null ? new KeyState() : s;
+          if (kind == ENTERING) {
+            state.aborted = true;
+          }
+          if (state.held[kind] > 0) {
+            state.held[kind]--;
+            next.remove(k);
+          }
+          return state;
+        });
   }
 
   /**
@@ -232,13 +254,15 @@ public final class RebuildState<K> {
    * belongs to a visible incarnation.
    */
   public void becameVisible(K key, int from) {
-    touched.computeIfPresent(key, (k, state) -> {
-      if (state.held[from] > 0) {
-        state.held[from]--;
-        state.held[VISIBLE]++;
-      }
-      return state;
-    });
+    touched.computeIfPresent(
+        key,
+        (k, state) -> {
+          if (state.held[from] > 0) {
+            state.held[from]--;
+            state.held[VISIBLE]++;
+          }
+          return state;
+        });
   }
 
   /**
@@ -258,15 +282,18 @@ public final class RebuildState<K> {
       throw new Aborted(f);
     }
     if (!next.add(key)) {
-      Throwable full = new IllegalStateException("the filter being rebuilt is full (" + next.info()
-          + "); it could not grow further");
+      Throwable full =
+          new IllegalStateException(
+              "the filter being rebuilt is full (" + next.info() + "); it could not grow further");
       fail(full);
       throw new Aborted(full);
     }
-    touched.computeIfPresent(key, (k, state) -> {
-      state.scanAdds++;
-      return state;
-    });
+    touched.computeIfPresent(
+        key,
+        (k, state) -> {
+          state.scanAdds++;
+          return state;
+        });
     return keysScanned.incrementAndGet();
   }
 

@@ -21,13 +21,20 @@ public final class FunnelIds {
   public static <F extends Funnel<?>> F checked(F funnel) {
     String id = funnel.id();
     if (id == null) {
-      throw new NullPointerException("id() of funnel " + funnel.getClass().getName() + " returned null");
+      throw new NullPointerException(
+          "id() of funnel " + funnel.getClass().getName() + " returned null");
     }
     int bytes = utf8Length(id);
     if (bytes > Funnel.MAX_ID_BYTES) {
-      throw new IllegalArgumentException("funnel id '" + abbreviated(id) + "' is " + bytes
-          + " UTF-8 bytes long; at most " + Funnel.MAX_ID_BYTES + " are allowed, as every dump stores it:"
-          + " give the funnel a shorter id()");
+      throw new IllegalArgumentException(
+          "funnel id '"
+              + abbreviated(id)
+              + "' is "
+              + bytes
+              + " UTF-8 bytes long; at most "
+              + Funnel.MAX_ID_BYTES
+              + " are allowed, as every dump stores it:"
+              + " give the funnel a shorter id()");
     }
     return funnel;
   }
@@ -36,16 +43,19 @@ public final class FunnelIds {
    * The id to write into a dump of a filter of {@code funnel}.
    *
    * @throws IllegalStateException if the funnel is a lambda (or another hidden class) that kept the
-   *     default id, which names a class generated for this JVM run: no other JVM could read the dump
+   *     default id, which names a class generated for this JVM run: no other JVM could read the
+   *     dump
    */
   public static String forDump(Funnel<?> funnel) {
     String id = checked(funnel).id();
     Class<?> type = funnel.getClass();
     if (type.isHidden() && id.equals(type.getName())) {
-      throw new IllegalStateException("the filter's funnel is a lambda, whose default id '" + id
-          + "' names a class generated for this JVM run, so no other JVM could read the dump: give the"
-          + " funnel a stable id(): implement Funnel in a named class or enum that overrides id()"
-          + " (e.g. \"order-key-v1\"), or use a funnel from Funnels");
+      throw new IllegalStateException(
+          "the filter's funnel is a lambda, whose default id '"
+              + id
+              + "' names a class generated for this JVM run, so no other JVM could read the dump: give the"
+              + " funnel a stable id(): implement Funnel in a named class or enum that overrides id()"
+              + " (e.g. \"order-key-v1\"), or use a funnel from Funnels");
     }
     return id;
   }

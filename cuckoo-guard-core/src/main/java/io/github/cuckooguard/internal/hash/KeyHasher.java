@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A filter's key hash: its funnel under XXH3-64 seeded with the filter's seed (the scheme the dump
  * header records as {@code "xxh3-64"}). A {@link DirectFunnel} hashes the key with a direct call;
- * any other funnel writes into the thread's {@link ScratchSink}. Neither allocates (keys up to
- * 4 KiB). Immutable and thread-safe.
+ * any other funnel writes into the thread's {@link ScratchSink}. Neither allocates (keys up to 4
+ * KiB). Immutable and thread-safe.
  *
  * @param <T> the key type
  */
@@ -28,8 +28,8 @@ public final class KeyHasher<T> {
   }
 
   /**
-   * The one place the hash function is chosen, for object and primitive filters alike: XXH3-64
-   * with the filter's seed.
+   * The one place the hash function is chosen, for object and primitive filters alike: XXH3-64 with
+   * the filter's seed.
    */
   public static Hasher64 xxh3(long seed) {
     return Hashing.xxh3_64(seed);

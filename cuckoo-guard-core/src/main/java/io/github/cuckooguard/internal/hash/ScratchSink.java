@@ -45,19 +45,26 @@ public final class ScratchSink implements KeySink {
 
   /** The buffer's first size. */
   static final int INITIAL = 256;
+
   /** Bytes buffered before a key spills into a stream. */
   static final int CAPACITY = 4096;
 
-  private static final ThreadLocal<ScratchSink> PER_THREAD = ThreadLocal.withInitial(ScratchSink::new);
+  private static final ThreadLocal<ScratchSink> PER_THREAD =
+      ThreadLocal.withInitial(ScratchSink::new);
 
-  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private byte[] buf = new byte[INITIAL];
   private int pos;
+
   /** The hasher of the call in progress; null while the sink is free. */
   private @Nullable Hasher64 hasher;
+
   /** Non-null once the key outgrew the buffer. */
   private @Nullable HashStream64 spill;
 
@@ -115,7 +122,8 @@ public final class ScratchSink implements KeySink {
   private void flush() {
     Hasher64 h = hasher;
     if (h == null) {
-      throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
+      throw new IllegalStateException(
+          "a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
     HashStream64 s = spill;
     if (s == null) {
@@ -142,7 +150,8 @@ public final class ScratchSink implements KeySink {
   /** The position to write {@code n <= 8} bytes at, making room first if they do not fit. */
   private int reserve(int n) {
     if (hasher == null) {
-      throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
+      throw new IllegalStateException(
+          "a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
     if (pos > buf.length - n) {
       makeRoom(n);
@@ -168,7 +177,8 @@ public final class ScratchSink implements KeySink {
   public KeySink putBytes(byte[] bytes, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, bytes.length);
     if (hasher == null) {
-      throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
+      throw new IllegalStateException(
+          "a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
     if (length <= CAPACITY - pos) {
       if (length > buf.length - pos) {
@@ -248,13 +258,14 @@ public final class ScratchSink implements KeySink {
 
   /**
    * UTF-8 as {@code String.getBytes(UTF_8)} encodes it: a surrogate pair as 4 bytes, an unpaired
-   * surrogate as {@code '?'}. Keeps 4 bytes of room before each char, the most one char (or a
-   * pair) takes.
+   * surrogate as {@code '?'}. Keeps 4 bytes of room before each char, the most one char (or a pair)
+   * takes.
    */
   @Override
   public KeySink putUtf8(CharSequence chars) {
     if (hasher == null) {
-      throw new IllegalStateException("a KeySink is valid only inside the Funnel.funnel call it was passed to");
+      throw new IllegalStateException(
+          "a KeySink is valid only inside the Funnel.funnel call it was passed to");
     }
     byte[] b = buf;
     int n = chars.length();
@@ -286,7 +297,9 @@ public final class ScratchSink implements KeySink {
         b[p++] = (byte) (0x80 | (c & 0x3F));
       } else if (Character.isSurrogate(c)) {
         char low;
-        if (Character.isHighSurrogate(c) && i < n && Character.isLowSurrogate(low = chars.charAt(i))) {
+        if (Character.isHighSurrogate(c)
+            && i < n
+            && Character.isLowSurrogate(low = chars.charAt(i))) {
           i++;
           int cp = Character.toCodePoint(c, low);
           b[p++] = (byte) (0xF0 | (cp >> 18));

@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One message of the group protocol, run by Hazelcast's executor service on the target member; its
  * result is the acknowledgement. The reply is computed <em>after</em> the message was applied on
- * the target (the call returns only then), which is what makes a positive reply an
- * acknowledgement of application, not of receipt.
+ * the target (the call returns only then), which is what makes a positive reply an acknowledgement
+ * of application, not of receipt.
  */
 final class GroupTask implements Callable<Integer>, Serializable, HazelcastInstanceAware {
 
@@ -22,23 +22,43 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
 
   /** The target applied the message (or renewed the lease). */
   static final int ACK = 0;
+
   /** The target refused: stale epoch, acceptance window over, or a revoked lease. */
   static final int NACK = 1;
+
   /** The target has no guard of this name: it cannot answer "definitely absent" for it. */
   static final int NO_GUARD = 2;
 
-  enum Kind { BEGIN_ENTER, BEGIN_ENTERS, END_ENTER_VISIBLE, END_ENTER_ABORT, BEGIN_LEAVE, END_LEAVE_GONE, END_LEAVE_CANCEL, RENEW, JOIN }
+  enum Kind {
+    BEGIN_ENTER,
+    BEGIN_ENTERS,
+    END_ENTER_VISIBLE,
+    END_ENTER_ABORT,
+    BEGIN_LEAVE,
+    END_LEAVE_GONE,
+    END_LEAVE_CANCEL,
+    RENEW,
+    JOIN
+  }
 
   final String group;
   final Kind kind;
   final UUID origin;
+
   /** For writes: the target's epoch as the origin knows it; for RENEW/JOIN: the origin's epoch. */
   final long epoch;
+
   final long op;
-  /** For BEGIN_ENTER/BEGIN_LEAVE the key; for BEGIN_ENTERS the list of keys, {@link #ops}[i] entering the i-th. */
+
+  /**
+   * For BEGIN_ENTER/BEGIN_LEAVE the key; for BEGIN_ENTERS the list of keys, {@link #ops}[i]
+   * entering the i-th.
+   */
   final @Nullable Object key;
+
   /** For BEGIN_ENTERS: the operations of the batch; otherwise null. */
   final long @Nullable [] ops;
+
   private transient @Nullable HazelcastInstance instance;
 
   GroupTask(String group, Kind kind, UUID origin, long epoch, long op, @Nullable Object key) {
@@ -69,7 +89,8 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
 
   @Override
   public Integer call() throws Exception {
-    HazelcastGuardGroup<?> target = instance == null ? null : HazelcastGuardGroup.registered(instance, group);
+    HazelcastGuardGroup<?> target =
+        instance == null ? null : HazelcastGuardGroup.registered(instance, group);
     if (target == null) {
       return NO_GUARD;
     }

@@ -45,7 +45,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe. Lookups ({@link ReplicatedGuard#mightContain}) read one volatile field, then the
  * clock, then the local filter; no network.
  *
- * @param <K> the key type; it must be serializable by Hazelcast (String, Long, {@code Serializable})
+ * @param <K> the key type; it must be serializable by Hazelcast (String, Long, {@code
+ *     Serializable})
  */
 public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseable {
 
@@ -103,16 +104,26 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
   public static final long DEFAULT_LEASE_MILLIS = 300;
+
   /** Bound on the rate difference of two members' monotonic clocks, by default (1 %). */
   public static final double DEFAULT_MAX_CLOCK_DRIFT = 0.01;
+
   /** Added to every revocation wait, for scheduling delay on the waiting side. */
   public static final long SAFETY_MARGIN_MILLIS = 10;
 
-  /** The epoch a writer sends to a member that never JOINed it: applied at whatever epoch the member is. */
+  /**
+   * The epoch a writer sends to a member that never JOINed it: applied at whatever epoch the member
+   * is.
+   */
   static final long ANY_EPOCH = Long.MIN_VALUE;
+
   private static final String REGISTRY = HazelcastGuardGroup.class.getName() + ".registry";
   private static final Logger LOGGER = System.getLogger(HazelcastGuardGroup.class.getName());
-  /** Epochs are unique per JVM, so a guard re-registered under the same member UUID starts above the old one. */
+
+  /**
+   * Epochs are unique per JVM, so a guard re-registered under the same member UUID starts above the
+   * old one.
+   */
   private static final AtomicLong EPOCHS = new AtomicLong(System.currentTimeMillis() << 16);
 
   private final HazelcastInstance hazelcast;
@@ -134,14 +145,19 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private volatile long acceptUntil;
   private volatile long leaseUntil;
   private volatile boolean complete;
+
   /**
    * Readers answer "absent" only while the clock is before this: leaseUntil while complete, else a
-   * clock reading no later than its write. Written under the write lock; read once, before the clock.
+   * clock reading no later than its write. Written under the write lock; read once, before the
+   * clock.
    */
   private volatile long absentUntil;
+
   /** Between a lapse (or the start) and the first fully granted JOIN round of the epoch. */
   private boolean joining = true;
+
   private volatile boolean closed;
+
   /**
    * Test hook: while set, this member sends no renewal round, as when its renewal thread gets no
    * CPU (a long GC, a starved scheduler) while its readers still run. Nothing but the lease's own
@@ -155,7 +171,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final ConcurrentHashMap<Long, Long> entersInFlight = new ConcurrentHashMap<>();
   private final AtomicLong lapses = new AtomicLong();
   private final AtomicLong beginsSent = new AtomicLong();
-  /** Writes wait until then: leases granted on this member's behalf before it registered (NO_GUARD) ran out. */
+
+  /**
+   * Writes wait until then: leases granted on this member's behalf before it registered (NO_GUARD)
+   * ran out.
+   */
   private final long writableFrom;
 
   private HazelcastGuardGroup(Builder<K> b) {
@@ -169,8 +189,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.leaseNanos = b.lease.toNanos();
     this.ackTimeoutNanos = b.ackTimeout.toNanos();
     this.clock = b.clock;
-    this.revocationWaitNanos = (long) (leaseNanos * (1 + 2 * b.maxClockDrift)) + TimeUnit.MILLISECONDS.toNanos(
-        SAFETY_MARGIN_MILLIS);
+    this.revocationWaitNanos =
+        (long) (leaseNanos * (1 + 2 * b.maxClockDrift))
+            + TimeUnit.MILLISECONDS.toNanos(SAFETY_MARGIN_MILLIS);
     long now = clock.getAsLong();
     this.epoch = EPOCHS.incrementAndGet();
     this.acceptUntil = now;
@@ -178,25 +199,35 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
-      throw new IllegalStateException("a guard group named '" + name + "' is already joined on member " + self
-          + "; close it first");
+      throw new IllegalStateException(
+          "a guard group named '"
+              + name
+              + "' is already joined on member "
+              + self
+              + "; close it first");
     }
-    this.membershipRegistration = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
-      @Override
-      public void memberAdded(MembershipEvent event) {
-        // A new member JOINs by itself; until then it holds no lease from anyone.
-      }
+    this.membershipRegistration =
+        hazelcast
+            .getCluster()
+            .addMembershipListener(
+                new MembershipListener() {
+                  @Override
+                  public void memberAdded(MembershipEvent event) {
+                    // A new member JOINs by itself; until then it holds no lease from anyone.
+                  }
 
-      @Override
-      public void memberRemoved(MembershipEvent event) {
-        memberGone(event.getMember().getUuid());
-      }
-    });
-    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cuckoo-guard-lease-" + name);
-      t.setDaemon(true);
-      return t;
-    });
+                  @Override
+                  public void memberRemoved(MembershipEvent event) {
+                    memberGone(event.getMember().getUuid());
+                  }
+                });
+    this.renewer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "cuckoo-guard-lease-" + name);
+              t.setDaemon(true);
+              return t;
+            });
     long every = Math.max(1, leaseNanos / 3);
     renewer.scheduleWithFixedDelay(this::renewSafely, 0, every, TimeUnit.NANOSECONDS);
   }
@@ -207,13 +238,18 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * completes its filter by a rebuild after it joins; without one it passes through for good.
    */
   public static <K> Builder<K> newBuilder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
-    return new Builder<>(Objects.requireNonNull(hazelcast, "hazelcast"), Objects.requireNonNull(guard, "guard"));
+    return new Builder<>(
+        Objects.requireNonNull(hazelcast, "hazelcast"), Objects.requireNonNull(guard, "guard"));
   }
 
   @SuppressWarnings("unchecked")
-  private static ConcurrentMap<String, HazelcastGuardGroup<?>> registry(HazelcastInstance hazelcast) {
-    return (ConcurrentMap<String, HazelcastGuardGroup<?>>) hazelcast.getUserContext().computeIfAbsent(REGISTRY,
-        k -> new ConcurrentHashMap<String, HazelcastGuardGroup<?>>());
+  private static ConcurrentMap<String, HazelcastGuardGroup<?>> registry(
+      HazelcastInstance hazelcast) {
+    return (ConcurrentMap<String, HazelcastGuardGroup<?>>)
+        hazelcast
+            .getUserContext()
+            .computeIfAbsent(
+                REGISTRY, k -> new ConcurrentHashMap<String, HazelcastGuardGroup<?>>());
   }
 
   static @Nullable HazelcastGuardGroup<?> registered(HazelcastInstance hazelcast, String name) {
@@ -230,14 +266,20 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return name;
   }
 
-  /** Whether this member holds a fresh lease and a complete filter, i.e. may answer "definitely absent". */
+  /**
+   * Whether this member holds a fresh lease and a complete filter, i.e. may answer "definitely
+   * absent".
+   */
   @Override
   public boolean mayAnswerAbsent() {
-    long until = absentUntil;   // first the field, then the clock: see absentUntil
+    long until = absentUntil; // first the field, then the clock: see absentUntil
     return clock.getAsLong() - until < 0;
   }
 
-  /** How often this member's lease lapsed (it then passed through until it had rejoined and rebuilt). */
+  /**
+   * How often this member's lease lapsed (it then passed through until it had rejoined and
+   * rebuilt).
+   */
   public long lapses() {
     return lapses.get();
   }
@@ -259,16 +301,18 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     synchronized (seqLock) {
       entersInFlight.put(op, ++enterSeq);
     }
-    deliverBegin(GroupTask.Kind.BEGIN_ENTER, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_ENTER, self, ep, op, key));
+    deliverBegin(
+        GroupTask.Kind.BEGIN_ENTER,
+        ep -> new GroupTask(name, GroupTask.Kind.BEGIN_ENTER, self, ep, op, key));
   }
 
   /**
    * One BEGIN_ENTERS message per member for the whole batch. Why no key of it is reported absent:
    * the receiver applies every begin of the batch under one hold of its read lock, in one epoch and
-   * inside its window, and acknowledges only after the last (GroupTask.call returns then); a
-   * member that does not acknowledge is revoked and waited out exactly as for a single begin, and
-   * that wait covers every key of the batch. Each op is registered for the JOIN drain before the
-   * message is sent, as a single enter's is.
+   * inside its window, and acknowledges only after the last (GroupTask.call returns then); a member
+   * that does not acknowledge is revoked and waited out exactly as for a single begin, and that
+   * wait covers every key of the batch. Each op is registered for the JOIN drain before the message
+   * is sent, as a single enter's is.
    */
   @Override
   public void entersBegun(long[] ops, List<K> keys) throws InterruptedException {
@@ -287,12 +331,15 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   @Override
   public CompletionStage<Void> enterEnded(long op, boolean visible) {
     entersInFlight.remove(op);
-    return deliverEnd(visible ? GroupTask.Kind.END_ENTER_VISIBLE : GroupTask.Kind.END_ENTER_ABORT, op);
+    return deliverEnd(
+        visible ? GroupTask.Kind.END_ENTER_VISIBLE : GroupTask.Kind.END_ENTER_ABORT, op);
   }
 
   @Override
   public void leaveBegun(long op, K key) throws InterruptedException {
-    deliverBegin(GroupTask.Kind.BEGIN_LEAVE, ep -> new GroupTask(name, GroupTask.Kind.BEGIN_LEAVE, self, ep, op, key));
+    deliverBegin(
+        GroupTask.Kind.BEGIN_LEAVE,
+        ep -> new GroupTask(name, GroupTask.Kind.BEGIN_LEAVE, self, ep, op, key));
   }
 
   @Override
@@ -302,11 +349,14 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt) throws InterruptedException {
+  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
+      throws InterruptedException {
     checkOpen();
-    // Before this group registered, other members' rounds got NO_GUARD from here and counted it as a
+    // Before this group registered, other members' rounds got NO_GUARD from here and counted it as
+    // a
     // grant; this member has no record of them, so it would not ask them. Their leases resting on
-    // such a grant run out by writableFrom; later rounds need this member's real grant (a JOIN here).
+    // such a grant run out by writableFrom; later rounds need this member's real grant (a JOIN
+    // here).
     while (writableFrom - clock.getAsLong() > 0) {
       TimeUnit.NANOSECONDS.sleep(writableFrom - clock.getAsLong());
     }
@@ -320,22 +370,25 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       synchronized (peer) {
         if (peer.revoked) {
           if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
-            continue;   // its window at this epoch is closed: it cannot answer absent until it rejoins
+            continue; // its window at this epoch is closed: it cannot answer absent until it
+            // rejoins
           }
-          sent.add(new Sent(e.getKey(), peer, peer.epoch, null));   // still inside: wait it out below
+          sent.add(new Sent(e.getKey(), peer, peer.epoch, null)); // still inside: wait it out below
           continue;
         }
         peerEpoch = peer.epoch;
       }
       Member member = members.get(e.getKey());
-      Future<Integer> reply = member == null ? null
-          : executor.submitToMember(taskAt.apply(peerEpoch), member);
+      Future<Integer> reply =
+          member == null ? null : executor.submitToMember(taskAt.apply(peerEpoch), member);
       beginsSent.incrementAndGet();
       sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
     }
     // Members in this member's view that never JOINed here: their view may not contain this member
-    // yet, so they may hold leases it never granted. Ask them at whatever epoch they are; if one does
-    // not apply it, any lease it holds began before now, so a full revocation wait from now outlasts it.
+    // yet, so they may hold leases it never granted. Ask them at whatever epoch they are; if one
+    // does
+    // not apply it, any lease it holds began before now, so a full revocation wait from now
+    // outlasts it.
     List<Future<Integer>> strangers = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
@@ -367,7 +420,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
-  private boolean acknowledged(@Nullable Future<Integer> reply, long deadline) throws InterruptedException {
+  private boolean acknowledged(@Nullable Future<Integer> reply, long deadline)
+      throws InterruptedException {
     if (reply == null) {
       return false;
     }
@@ -383,26 +437,38 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     long until;
     synchronized (s.peer()) {
       if (s.peer().epoch != s.epoch()) {
-        return;   // it JOINed at a newer epoch: it lapsed first, and its JOIN drains this enter
+        return; // it JOINed at a newer epoch: it lapsed first, and its JOIN drains this enter
       }
       s.peer().revoked = true;
       if (!s.peer().granted) {
-        return;   // never granted at this epoch: it never answered absent at it
+        return; // never granted at this epoch: it never answered absent at it
       }
       until = s.peer().lastGrant + revocationWaitNanos;
     }
     long left = until - clock.getAsLong();
     if (left > 0) {
-      LOGGER.log(Level.DEBUG, () -> "guard group '" + name + "': no ack for " + kind + " from " + s.member()
-          + "; waiting " + TimeUnit.NANOSECONDS.toMillis(left) + " ms until its lease has run out");
+      LOGGER.log(
+          Level.DEBUG,
+          () ->
+              "guard group '"
+                  + name
+                  + "': no ack for "
+                  + kind
+                  + " from "
+                  + s.member()
+                  + "; waiting "
+                  + TimeUnit.NANOSECONDS.toMillis(left)
+                  + " ms until its lease has run out");
     }
     while ((until - clock.getAsLong()) > 0) {
       synchronized (s.peer()) {
         if (s.peer().epoch != s.epoch()) {
-          return;   // it JOINed at a newer epoch, so it lapsed (no lease at the old one); its JOIN drains us
+          return; // it JOINed at a newer epoch, so it lapsed (no lease at the old one); its JOIN
+          // drains us
         }
       }
-      TimeUnit.NANOSECONDS.sleep(Math.min(until - clock.getAsLong(), TimeUnit.MILLISECONDS.toNanos(2)));
+      TimeUnit.NANOSECONDS.sleep(
+          Math.min(until - clock.getAsLong(), TimeUnit.MILLISECONDS.toNanos(2)));
     }
   }
 
@@ -433,17 +499,20 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private CompletableFuture<Integer> submitEnd(GroupTask task, Member member) {
     CompletableFuture<Integer> f = new CompletableFuture<>();
     try {
-      executor.submitToMember(task, member, new ExecutionCallback<Integer>() {
-        @Override
-        public void onResponse(Integer response) {
-          f.complete(response);
-        }
+      executor.submitToMember(
+          task,
+          member,
+          new ExecutionCallback<Integer>() {
+            @Override
+            public void onResponse(Integer response) {
+              f.complete(response);
+            }
 
-        @Override
-        public void onFailure(Throwable t) {
-          f.complete(GroupTask.NACK);   // a lost end: a false positive, never a false negative
-        }
-      });
+            @Override
+            public void onFailure(Throwable t) {
+              f.complete(GroupTask.NACK); // a lost end: a false positive, never a false negative
+            }
+          });
     } catch (RuntimeException ex) {
       f.complete(GroupTask.NACK);
     }
@@ -464,7 +533,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     Peer peer = peers.get(member);
     if (peer != null) {
       synchronized (peer) {
-        peer.revoked = true;   // writers now wait out its lease instead of asking it
+        peer.revoked = true; // writers now wait out its lease instead of asking it
       }
     }
     remote.originLost(member.toString());
@@ -492,21 +561,23 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       String origin = task.origin.toString();
       switch (task.kind) {
-        case BEGIN_ENTERS: {
-          if (clock.getAsLong() - acceptUntil >= 0) {
-            return GroupTask.NACK;   // outside the window: the writer may already have waited us out
+        case BEGIN_ENTERS:
+          {
+            if (clock.getAsLong() - acceptUntil >= 0) {
+              return GroupTask
+                  .NACK; // outside the window: the writer may already have waited us out
+            }
+            List<K> keys = (List<K>) Objects.requireNonNull(task.key, "keys");
+            long[] ops = Objects.requireNonNull(task.ops, "ops");
+            for (int i = 0; i < ops.length; i++) { // all of them before the ack
+              remote.enterBegun(origin, ops[i], keys.get(i));
+            }
+            return GroupTask.ACK;
           }
-          List<K> keys = (List<K>) Objects.requireNonNull(task.key, "keys");
-          long[] ops = Objects.requireNonNull(task.ops, "ops");
-          for (int i = 0; i < ops.length; i++) {   // all of them before the ack
-            remote.enterBegun(origin, ops[i], keys.get(i));
-          }
-          return GroupTask.ACK;
-        }
         case BEGIN_ENTER:
         case BEGIN_LEAVE:
           if (clock.getAsLong() - acceptUntil >= 0) {
-            return GroupTask.NACK;   // outside the window: the writer may already have waited us out
+            return GroupTask.NACK; // outside the window: the writer may already have waited us out
           }
           K key = (K) Objects.requireNonNull(task.key, "key");
           if (task.kind == GroupTask.Kind.BEGIN_ENTER) {
@@ -542,7 +613,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         return GroupTask.NACK;
       }
       if (task.epoch > peer.epoch) {
-        peer.epoch = task.epoch;   // from here on this member's new writes need its ack at this epoch
+        peer.epoch = task.epoch; // from here on this member's new writes need its ack at this epoch
         peer.revoked = false;
         peer.granted = false;
       } else if (peer.revoked) {
@@ -556,7 +627,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     long deadline = clock.getAsLong() + leaseNanos / 3;
     while (!drained(drainSeq)) {
       if (clock.getAsLong() - deadline >= 0) {
-        return GroupTask.NACK;   // an enter begun before the JOIN is still open; the joiner retries
+        return GroupTask.NACK; // an enter begun before the JOIN is still open; the joiner retries
       }
       TimeUnit.MILLISECONDS.sleep(1);
     }
@@ -595,7 +666,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   // ---- lease ----
 
-  private enum Round { GRANTED, REFUSED, INCOMPLETE }
+  private enum Round {
+    GRANTED,
+    REFUSED,
+    INCOMPLETE
+  }
 
   private void renewSafely() {
     try {
@@ -620,14 +695,17 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       join = joining;
       ep = epoch;
       if (join) {
-        acceptUntil = t0 + leaseNanos;   // provisional: whoever grants this round grants after t0
+        acceptUntil = t0 + leaseNanos; // provisional: whoever grants this round grants after t0
       }
     } finally {
       receiverLock.writeLock().unlock();
     }
     // A JOIN round allows for the grantors' drain (at most lease / 3 each, in parallel).
-    Round round = roundTrip(join ? GroupTask.Kind.JOIN : GroupTask.Kind.RENEW, ep,
-        t0 + (join ? leaseNanos / 2 : leaseNanos / 3));
+    Round round =
+        roundTrip(
+            join ? GroupTask.Kind.JOIN : GroupTask.Kind.RENEW,
+            ep,
+            t0 + (join ? leaseNanos / 2 : leaseNanos / 3));
     boolean sync = false;
     receiverLock.writeLock().lock();
     try {
@@ -639,7 +717,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         return;
       }
       if (round == Round.INCOMPLETE) {
-        return;   // no new lease; the current one runs out by itself
+        return; // no new lease; the current one runs out by itself
       }
       if (!join && clock.getAsLong() - leaseUntil >= 0) {
         lapseLocked("the lease ran out during the renewal");
@@ -648,7 +726,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       acceptUntil = t0 + leaseNanos;
       leaseUntil = t0 + leaseNanos;
       if (complete) {
-        absentUntil = leaseUntil;   // a renewal at an epoch whose filter is complete
+        absentUntil = leaseUntil; // a renewal at an epoch whose filter is complete
       }
       if (join) {
         joining = false;
@@ -662,25 +740,32 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
-  /** Rebuilds from the KeySource: started after every member granted the JOIN round of {@code ep}. */
+  /**
+   * Rebuilds from the KeySource: started after every member granted the JOIN round of {@code ep}.
+   */
   private void synchronize(long ep) {
-    local.rebuild().whenComplete((ok, failure) -> {
-      receiverLock.writeLock().lock();
-      try {
-        if (failure == null && ep == epoch && !closed) {
-          complete = true;
-          absentUntil = leaseUntil;   // no lapse since the JOIN (same epoch): a lease of this epoch
-        } else if (failure != null && ep == epoch) {
-          lapseLocked("the rebuild after joining failed: " + failure);
-        }
-      } finally {
-        receiverLock.writeLock().unlock();
-      }
-    });
+    local
+        .rebuild()
+        .whenComplete(
+            (ok, failure) -> {
+              receiverLock.writeLock().lock();
+              try {
+                if (failure == null && ep == epoch && !closed) {
+                  complete = true;
+                  absentUntil =
+                      leaseUntil; // no lapse since the JOIN (same epoch): a lease of this epoch
+                } else if (failure != null && ep == epoch) {
+                  lapseLocked("the rebuild after joining failed: " + failure);
+                }
+              } finally {
+                receiverLock.writeLock().unlock();
+              }
+            });
   }
 
   private void lapseLocked(String why) {
-    absentUntil = clock.getAsLong();   // past for every reader that reads it (it reads the clock after)
+    absentUntil =
+        clock.getAsLong(); // past for every reader that reads it (it reads the clock after)
     complete = false;
     epoch = EPOCHS.incrementAndGet();
     joining = true;
@@ -688,8 +773,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     acceptUntil = now;
     leaseUntil = now;
     lapses.incrementAndGet();
-    LOGGER.log(Level.INFO, () -> "guard group '" + name + "' on " + self + ": " + why
-        + "; passing through until it has rejoined and rebuilt");
+    LOGGER.log(
+        Level.INFO,
+        () ->
+            "guard group '"
+                + name
+                + "' on "
+                + self
+                + ": "
+                + why
+                + "; passing through until it has rejoined and rebuilt");
     // No message of the old epoch is applied after this (apply checks the epoch under the read
     // lock), so the remote writes can be ended here without racing a late begin.
     remote.releaseAll();
@@ -722,7 +815,10 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
-  /** Leaves the group: this member stops answering "absent" and stops receiving; other members wait out its lease. */
+  /**
+   * Leaves the group: this member stops answering "absent" and stops receiving; other members wait
+   * out its lease.
+   */
   @Override
   public void close() {
     receiverLock.writeLock().lock();
@@ -748,8 +844,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   @Override
   public String toString() {
-    return "HazelcastGuardGroup[" + name + " on " + self + ", epoch " + epoch + (mayAnswerAbsent() ? ", leased]"
-        : ", passing through]");
+    return "HazelcastGuardGroup["
+        + name
+        + " on "
+        + self
+        + ", epoch "
+        + epoch
+        + (mayAnswerAbsent() ? ", leased]" : ", passing through]");
   }
 
   /**
@@ -804,7 +905,10 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       return this;
     }
 
-    /** How long a writer waits for an acknowledgement before it waits out the member's lease (default: lease / 2). */
+    /**
+     * How long a writer waits for an acknowledgement before it waits out the member's lease
+     * (default: lease / 2).
+     */
     public Builder<K> ackTimeout(Duration ackTimeout) {
       if (ackTimeoutOrNull != null) {
         throw new IllegalStateException("ackTimeout was already set to " + ackTimeoutOrNull);
@@ -816,7 +920,10 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       return this;
     }
 
-    /** Bound on the rate difference of two members' monotonic clocks (default {@value #DEFAULT_MAX_CLOCK_DRIFT}). */
+    /**
+     * Bound on the rate difference of two members' monotonic clocks (default {@value
+     * #DEFAULT_MAX_CLOCK_DRIFT}).
+     */
     public Builder<K> maxClockDrift(double drift) {
       if (driftSet) {
         throw new IllegalStateException("maxClockDrift was already set to " + maxClockDrift);

@@ -2,13 +2,14 @@
  * Guards of one name on all members of an embedded Hazelcast 5.x cluster, joined into one
  * replicated guard ({@link io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup}). Writes go
  * through {@link io.github.cuckooguard.spi.ReplicatedGuard}; lookups stay local and lock-free.
- * Membership, failure detection and messaging are Hazelcast's: the cluster's member list and
- * {@code MembershipListener}, its failure detector (a member it removes is treated as silent), and
- * its {@code IExecutorService} ({@code submitToMember}: one task per member, whose result is that
- * member's acknowledgement). There is no membership list or heartbeat of our own; the lease
- * renewal is a round of executor tasks.
+ * Membership, failure detection and messaging are Hazelcast's: the cluster's member list and {@code
+ * MembershipListener}, its failure detector (a member it removes is treated as silent), and its
+ * {@code IExecutorService} ({@code submitToMember}: one task per member, whose result is that
+ * member's acknowledgement). There is no membership list or heartbeat of our own; the lease renewal
+ * is a round of executor tasks.
  *
  * <h2>Definitions</h2>
+ *
  * <ul>
  *   <li><b>Lease.</b> Member M holds a lease until {@code t0 + lease} on its own monotonic clock
  *       ({@code System.nanoTime()}), where {@code t0} is read before M sends a renewal round and
@@ -17,30 +18,31 @@
  *       refuses once it has <em>revoked</em> M (below) at M's current epoch.
  *   <li><b>Epoch.</b> A number M takes at start and at every lapse (lease run out, renewal or join
  *       refused); messages carry the target's epoch, and M applies none of an older epoch.
- *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its
- *       {@link io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e,
- *       has swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
+ *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its {@link
+ *       io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e, has
+ *       swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
  *   <li>M answers "definitely absent" only if its filter is complete, its lease has not run out,
  *       and its local guard says so; otherwise "might contain".
  * </ul>
  *
  * <h2>Guarantees</h2>
+ *
  * <ol>
  *   <li><b>Enter before visible, everywhere.</b> {@code beginEnter} returns only when every other
  *       member that joined at its current epoch has applied the enter (the key is in flight on its
  *       own guard until the writer's {@code visible()}/{@code abort()} reaches it, so its rebuilds
- *       keep it), or the writer revoked that member and waited until
- *       {@code lastGrant + lease × (1 + 2 × maxClockDrift) + margin} on the writer's clock, by when
- *       the member's lease and acceptance window have closed and cannot reopen at that epoch.
+ *       keep it), or the writer revoked that member and waited until {@code lastGrant + lease × (1
+ *       + 2 × maxClockDrift) + margin} on the writer's clock, by when the member's lease and
+ *       acceptance window have closed and cannot reopen at that epoch.
  *   <li><b>No silent member answers absent.</b> Follows from 1: a member that did not apply an
  *       enter holds no lease by the time its key becomes visible, and regains one only by a JOIN at
  *       a new epoch and a complete rebuild. A JOIN is granted only after the grantor's enters begun
  *       before it have ended, so the rebuild's scan sees every key that is visible then, and later
  *       enters reach the joiner.
  *   <li><b>Leaves after gone, paired.</b> {@code beginLeave} is delivered like an enter (ack or
- *       revocation wait) before the removal; {@code gone()}/{@code cancel()} follow without waiting.
- *       A member applies {@code gone} only for a leave whose announcement it applied at the same
- *       epoch. A lost or late leave is a false positive.
+ *       revocation wait) before the removal; {@code gone()}/{@code cancel()} follow without
+ *       waiting. A member applies {@code gone} only for a leave whose announcement it applied at
+ *       the same epoch. A lost or late leave is a false positive.
  *   <li><b>Rollback.</b> {@code abort()} removes the writer's fingerprint and, on every member that
  *       applied the begin, exactly the copy that begin added.
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
@@ -49,11 +51,12 @@
  * </ol>
  *
  * <h2>Assumptions</h2>
+ *
  * <ul>
- *   <li>A1: {@code System.nanoTime()} is monotonic on each member (it keeps running while a
- *       process is paused, e.g. by SIGSTOP or a GC pause, which is what makes the pause safe).
- *   <li>A2: two members' clocks run at rates within {@code maxClockDrift} of each other (default
- *       1 %); no synchronised wall clocks are needed.
+ *   <li>A1: {@code System.nanoTime()} is monotonic on each member (it keeps running while a process
+ *       is paused, e.g. by SIGSTOP or a GC pause, which is what makes the pause safe).
+ *   <li>A2: two members' clocks run at rates within {@code maxClockDrift} of each other (default 1
+ *       %); no synchronised wall clocks are needed.
  *   <li>A3: no split brain. Each side of a partition would renew leases from its own members only;
  *       a writer on one side waits out the other side's leases as it last granted them, but the
  *       other side keeps renewing without it. Use Hazelcast's split-brain protection (quorum) or a
@@ -70,13 +73,14 @@
  * </ul>
  *
  * <h2>Limits today</h2>
- * Each enter or leave is one round trip; enters begun locally can be replicated together
- * ({@code ReplicatedGuard.replicate}: one message per member for the batch, applied whole before
- * the acknowledgement), which the Hibernate integration does not use yet (one round trip per
- * insert); there is no peer-dump join (a joiner always rebuilds from its own source); an enter that
- * stays open for longer than lease / 3 delays other members' joins (they retry); ends lost in
- * transit leave a remote key in flight (a false positive, and a few bytes) until the writer's
- * member leaves or the receiver lapses.
+ *
+ * Each enter or leave is one round trip; enters begun locally can be replicated together ({@code
+ * ReplicatedGuard.replicate}: one message per member for the batch, applied whole before the
+ * acknowledgement), which the Hibernate integration does not use yet (one round trip per insert);
+ * there is no peer-dump join (a joiner always rebuilds from its own source); an enter that stays
+ * open for longer than lease / 3 delays other members' joins (they retry); ends lost in transit
+ * leave a remote key in flight (a false positive, and a few bytes) until the writer's member leaves
+ * or the receiver lapses.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The enters of one transaction, begun locally one by one and replicated together: one message
- * per member for the whole batch, and every key of it in flight on the other member before any
- * becomes visible. A receiver that acknowledged a batch before applying all of it would leave keys
- * that the other member answers "absent" for; this test counts them.
+ * The enters of one transaction, begun locally one by one and replicated together: one message per
+ * member for the whole batch, and every key of it in flight on the other member before any becomes
+ * visible. A receiver that acknowledged a batch before applying all of it would leave keys that the
+ * other member answers "absent" for; this test counts them.
  */
 class BatchEnterTest {
 
@@ -26,7 +26,8 @@ class BatchEnterTest {
 
   @Test
   @Timeout(120)
-  void aBatchIsOneMessagePerMemberAndEveryKeyOfItIsInFlightEverywhereBeforeVisible() throws Exception {
+  void aBatchIsOneMessagePerMemberAndEveryKeyOfItIsInFlightEverywhereBeforeVisible()
+      throws Exception {
     Set<Long> source = ConcurrentHashMap.newKeySet();
     try (Members members = new Members()) {
       HazelcastGuardGroup<Long> a = members.group(members.start(), source);
@@ -39,9 +40,9 @@ class BatchEnterTest {
       for (int n = 0; n < BATCHES; n++) {
         List<PendingEnter<Long>> begun = new ArrayList<>();
         for (int i = 0; i < BATCH; i++) {
-          begun.add(a.guard().local().beginEnter(++key));   // as each row's statement is written
+          begun.add(a.guard().local().beginEnter(++key)); // as each row's statement is written
         }
-        List<ReplicatedGuard.Enter<Long>> enters = a.guard().replicate(begun);   // before the commit
+        List<ReplicatedGuard.Enter<Long>> enters = a.guard().replicate(begun); // before the commit
         for (ReplicatedGuard.Enter<Long> e : enters) {
           source.add(e.key());
         }
@@ -55,11 +56,21 @@ class BatchEnterTest {
         leasedChecks += leased ? BATCH : 0;
       }
       long messages = a.beginsSent() - sentBefore;
-      System.out.println("batches " + BATCHES + " of " + BATCH + ": begin messages " + messages + ", false negatives on B "
-          + falseNegatives + ", checks while B was leased " + leasedChecks);
+      System.out.println(
+          "batches "
+              + BATCHES
+              + " of "
+              + BATCH
+              + ": begin messages "
+              + messages
+              + ", false negatives on B "
+              + falseNegatives
+              + ", checks while B was leased "
+              + leasedChecks);
       assertThat(falseNegatives).isZero();
       assertThat(messages).as("one message per batch to the one other member").isEqualTo(BATCHES);
-      assertThat(leasedChecks).as("B was leased for most checks, so its answers meant something")
+      assertThat(leasedChecks)
+          .as("B was leased for most checks, so its answers meant something")
           .isGreaterThan(BATCHES * BATCH / 2);
 
       // a batch rolled back: removed, paired, on both members

@@ -31,7 +31,11 @@ import org.junit.jupiter.api.Timeout;
 class HazelcastGuardGroupTest {
 
   private static final Duration LEASED_WITHIN = Duration.ofSeconds(30);
-  /** Cross-member write-then-read pairs: 20,000 by default (~40 s on 2 shared cores); the issue asks for 100,000: -Dcuckoo.cluster.pairs=100000. */
+
+  /**
+   * Cross-member write-then-read pairs: 20,000 by default (~40 s on 2 shared cores); the issue asks
+   * for 100,000: -Dcuckoo.cluster.pairs=100000.
+   */
   private static final int PAIRS = Integer.getInteger("cuckoo.cluster.pairs", 20_000);
 
   @Test
@@ -60,53 +64,61 @@ class HazelcastGuardGroupTest {
       for (int w = 0; w < 4; w++) {
         HazelcastGuardGroup<Long> writer = w % 2 == 0 ? a : b;
         BlockingQueue<Long> handOff = w % 2 == 0 ? toB : toA;
-        threads.add(new Thread(() -> {
-          try {
-            long n;
-            while (((n = written.getAndIncrement()) < PAIRS || leasedReads.sum() < PAIRS / 2)
-                && System.nanoTime() - deadline < 0) {
-              long key = nextKey.incrementAndGet();
-              long start = System.nanoTime();
-              ReplicatedGuard.Enter<Long> enter = writer.guard().beginEnter(key);
-              if (n < PAIRS) {
-                latencies[(int) n] = System.nanoTime() - start;
-              }
-              source.add(key);   // visible at the source only after every member has it in flight
-              enter.visible();
-              handOff.put(key);
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }, "writer-" + w));
+        threads.add(
+            new Thread(
+                () -> {
+                  try {
+                    long n;
+                    while (((n = written.getAndIncrement()) < PAIRS
+                            || leasedReads.sum() < PAIRS / 2)
+                        && System.nanoTime() - deadline < 0) {
+                      long key = nextKey.incrementAndGet();
+                      long start = System.nanoTime();
+                      ReplicatedGuard.Enter<Long> enter = writer.guard().beginEnter(key);
+                      if (n < PAIRS) {
+                        latencies[(int) n] = System.nanoTime() - start;
+                      }
+                      source.add(
+                          key); // visible at the source only after every member has it in flight
+                      enter.visible();
+                      handOff.put(key);
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "writer-" + w));
       }
       AtomicBoolean writersDone = new AtomicBoolean();
       for (int r = 0; r < 4; r++) {
         HazelcastGuardGroup<Long> reader = r % 2 == 0 ? b : a;
         BlockingQueue<Long> handOff = r % 2 == 0 ? toB : toA;
-        threads.add(new Thread(() -> {
-          try {
-            while (true) {
-              Long key = handOff.poll(20, TimeUnit.MILLISECONDS);
-              if (key == null) {
-                if (writersDone.get() && handOff.isEmpty()) {
-                  return;
-                }
-                continue;
-              }
-              boolean leased = reader.mayAnswerAbsent();
-              if (!reader.guard().mightContain(key)) {
-                falseNegatives.increment();
-              }
-              reads.increment();
-              if (leased) {
-                leasedReads.increment();
-              }
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }, "reader-" + r));
+        threads.add(
+            new Thread(
+                () -> {
+                  try {
+                    while (true) {
+                      Long key = handOff.poll(20, TimeUnit.MILLISECONDS);
+                      if (key == null) {
+                        if (writersDone.get() && handOff.isEmpty()) {
+                          return;
+                        }
+                        continue;
+                      }
+                      boolean leased = reader.mayAnswerAbsent();
+                      if (!reader.guard().mightContain(key)) {
+                        falseNegatives.increment();
+                      }
+                      reads.increment();
+                      if (leased) {
+                        leasedReads.increment();
+                      }
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "reader-" + r));
       }
       long t0 = System.nanoTime();
       threads.forEach(Thread::start);
@@ -121,10 +133,19 @@ class HazelcastGuardGroupTest {
       long pairs = reads.sum();
       long[] done = Arrays.copyOf(latencies, (int) Math.min(PAIRS, pairs));
       Arrays.sort(done);
-      System.out.printf("cross-member pairs %d in %d ms; leased reads %d; false negatives %d; enter latency"
-              + " p50 %.3f ms, p99 %.3f ms; lapses A %d B %d; begins sent A %d B %d%n", pairs, TimeUnit.NANOSECONDS.toMillis(took),
-          leasedReads.sum(), falseNegatives.sum(), done[done.length / 2] / 1e6, done[done.length * 99 / 100] / 1e6,
-          a.lapses(), b.lapses(), a.beginsSent(), b.beginsSent());
+      System.out.printf(
+          "cross-member pairs %d in %d ms; leased reads %d; false negatives %d; enter latency"
+              + " p50 %.3f ms, p99 %.3f ms; lapses A %d B %d; begins sent A %d B %d%n",
+          pairs,
+          TimeUnit.NANOSECONDS.toMillis(took),
+          leasedReads.sum(),
+          falseNegatives.sum(),
+          done[done.length / 2] / 1e6,
+          done[done.length * 99 / 100] / 1e6,
+          a.lapses(),
+          b.lapses(),
+          a.beginsSent(),
+          b.beginsSent());
 
       assertThat(falseNegatives.sum()).isZero();
       assertThat(pairs).isGreaterThanOrEqualTo(PAIRS);
@@ -148,8 +169,10 @@ class HazelcastGuardGroupTest {
       Members.awaitLeased(LEASED_WITHIN, a, b);
       for (long key = 1; key <= 1_000; key++) {
         ReplicatedGuard.Enter<Long> enter = a.guard().beginEnter(key);
-        assertThat(b.guard().local().mightContain(key)).as("in flight on B before visible").isTrue();
-        enter.abort().toCompletableFuture().get(5, TimeUnit.SECONDS);   // the write rolled back
+        assertThat(b.guard().local().mightContain(key))
+            .as("in flight on B before visible")
+            .isTrue();
+        enter.abort().toCompletableFuture().get(5, TimeUnit.SECONDS); // the write rolled back
       }
       assertThat(b.openRemoteWrites()).isZero();
       assertThat(b.guard().local().inFlight()).isZero();
@@ -159,7 +182,8 @@ class HazelcastGuardGroupTest {
       for (long key = 1; key <= 1_000; key++) {
         stillThere += b.guard().mightContain(key) ? 1 : 0;
       }
-      assertThat(stillThere).isLessThanOrEqualTo(10);   // only pass-through could keep them; B is leased
+      assertThat(stillThere)
+          .isLessThanOrEqualTo(10); // only pass-through could keep them; B is leased
     }
   }
 
@@ -179,40 +203,47 @@ class HazelcastGuardGroupTest {
       long stopAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
       List<Thread> writers = new ArrayList<>();
       for (int w = 0; w < 2; w++) {
-        writers.add(new Thread(() -> {
-          try {
-            while (System.nanoTime() - stopAt < 0) {
-              long key = nextKey.incrementAndGet();
-              long start = System.nanoTime();
-              ReplicatedGuard.Enter<Long> enter = a.guard().beginEnter(key);
-              maxEnterNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
-              source.add(key);
-              enter.visible();
-              if (!b.guard().mightContain(key)) {
-                falseNegatives.increment();
-              }
-            }
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }));
+        writers.add(
+            new Thread(
+                () -> {
+                  try {
+                    while (System.nanoTime() - stopAt < 0) {
+                      long key = nextKey.incrementAndGet();
+                      long start = System.nanoTime();
+                      ReplicatedGuard.Enter<Long> enter = a.guard().beginEnter(key);
+                      maxEnterNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+                      source.add(key);
+                      enter.visible();
+                      if (!b.guard().mightContain(key)) {
+                        falseNegatives.increment();
+                      }
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }));
       }
       writers.forEach(Thread::start);
       Thread.sleep(1_000);
-      third.getLifecycleService().terminate();   // no goodbye from the group: Hazelcast notices
+      third.getLifecycleService().terminate(); // no goodbye from the group: Hazelcast notices
       for (Thread t : writers) {
         t.join();
       }
       long maxMillis = TimeUnit.NANOSECONDS.toMillis(maxEnterNanos.get());
-      System.out.println("writes " + nextKey.get() + ", slowest enter " + maxMillis + " ms after a member died");
+      System.out.println(
+          "writes " + nextKey.get() + ", slowest enter " + maxMillis + " ms after a member died");
       assertThat(falseNegatives.sum()).isZero();
-      // ack timeout 500 ms + lease 1,000 ms × (1 + 2 × 1 %) + 10 ms = 1,530 ms, plus room for a loaded machine
+      // ack timeout 500 ms + lease 1,000 ms × (1 + 2 × 1 %) + 10 ms = 1,530 ms, plus room for a
+      // loaded machine
       assertThat(maxMillis).isLessThan(2_500);
       assertThat(nextKey.get()).isGreaterThan(100);
     }
   }
 
-  /** Occupies every thread of a member's group executor: the member stays in the cluster but cannot answer. */
+  /**
+   * Occupies every thread of a member's group executor: the member stays in the cluster but cannot
+   * answer.
+   */
   static final class Stall implements Callable<Integer>, Serializable {
     private static final long serialVersionUID = 1L;
     static volatile CountDownLatch release = new CountDownLatch(0);
@@ -239,20 +270,22 @@ class HazelcastGuardGroupTest {
       LongAdder falseNegatives = new LongAdder();
       LongAdder leasedChecks = new LongAdder();
       AtomicBoolean stop = new AtomicBoolean();
-      Thread poller = new Thread(() -> {   // C's readers keep asking for every key at the source
-        while (!stop.get()) {
-          for (Long key : source) {
-            boolean leased = c.mayAnswerAbsent();
-            if (!c.guard().mightContain(key)) {
-              falseNegatives.increment();
-            }
-            if (leased) {
-              leasedChecks.increment();
-            }
-          }
-          Thread.onSpinWait();
-        }
-      });
+      Thread poller =
+          new Thread(
+              () -> { // C's readers keep asking for every key at the source
+                while (!stop.get()) {
+                  for (Long key : source) {
+                    boolean leased = c.mayAnswerAbsent();
+                    if (!c.guard().mightContain(key)) {
+                      falseNegatives.increment();
+                    }
+                    if (leased) {
+                      leasedChecks.increment();
+                    }
+                  }
+                  Thread.onSpinWait();
+                }
+              });
       poller.start();
 
       Stall.release = new CountDownLatch(1);
@@ -269,7 +302,7 @@ class HazelcastGuardGroupTest {
       }
       long writtenWhileSilent = key;
       Stall.release.countDown();
-      for (int i = 0; i < 200; i++) {   // and after: C rejoins through pass-through and a rebuild
+      for (int i = 0; i < 200; i++) { // and after: C rejoins through pass-through and a rebuild
         ReplicatedGuard.Enter<Long> enter = b.guard().beginEnter(++key);
         source.add(key);
         enter.visible();
@@ -278,8 +311,13 @@ class HazelcastGuardGroupTest {
       Members.awaitLeased(LEASED_WITHIN, c);
       stop.set(true);
       poller.join();
-      System.out.println("written while C was silent " + writtenWhileSilent + ", C lapsed " + c.lapses()
-          + " times, leased checks on C " + leasedChecks.sum());
+      System.out.println(
+          "written while C was silent "
+              + writtenWhileSilent
+              + ", C lapsed "
+              + c.lapses()
+              + " times, leased checks on C "
+              + leasedChecks.sum());
       assertThat(falseNegatives.sum()).isZero();
       assertThat(c.lapses()).isPositive();
       for (long k = 1; k <= key; k++) {

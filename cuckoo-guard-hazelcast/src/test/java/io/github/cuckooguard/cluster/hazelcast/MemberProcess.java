@@ -49,27 +49,35 @@ public final class MemberProcess {
     int basePort = Integer.parseInt(args[1]);
     Path source = Path.of(args[2]);
     HazelcastInstance member = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
-    HazelcastGuardGroup<Long> group = Members.group(member, action -> readKeys(source).forEach(action));
-    Thread checker = new Thread(() -> {   // this member's own readers: every key at the source, again and again
-      while (true) {
-        try {
-          for (long key : readKeys(source)) {
-            if (!group.guard().mightContain(key)) {
-              FALSE_NEGATIVES.incrementAndGet();   // in the file, so present: no test removes keys
-            }
-          }
-        } catch (Exception e) {
-          // a half-written line: read again
-        }
-      }
-    }, "checker");
+    HazelcastGuardGroup<Long> group =
+        Members.group(member, action -> readKeys(source).forEach(action));
+    Thread checker =
+        new Thread(
+            () -> { // this member's own readers: every key at the source, again and again
+              while (true) {
+                try {
+                  for (long key : readKeys(source)) {
+                    if (!group.guard().mightContain(key)) {
+                      FALSE_NEGATIVES
+                          .incrementAndGet(); // in the file, so present: no test removes keys
+                    }
+                  }
+                } catch (Exception e) {
+                  // a half-written line: read again
+                }
+              }
+            },
+            "checker");
     checker.setDaemon(true);
     checker.start();
     System.out.println("STARTED");
     Thread.sleep(Long.MAX_VALUE);
   }
 
-  /** Asks the member it runs on which of {@code keys} it answers "definitely absent" for; the last element is 1 if it was leased. */
+  /**
+   * Asks the member it runs on which of {@code keys} it answers "definitely absent" for; the last
+   * element is 1 if it was leased.
+   */
   static final class Probe implements Callable<long[]>, Serializable, HazelcastInstanceAware {
     private static final long serialVersionUID = 1L;
     private final long[] keys;
@@ -87,7 +95,8 @@ public final class MemberProcess {
     @Override
     @SuppressWarnings("unchecked")
     public long[] call() {
-      HazelcastGuardGroup<Long> group = (HazelcastGuardGroup<Long>) HazelcastGuardGroup.registered(instance, "ids");
+      HazelcastGuardGroup<Long> group =
+          (HazelcastGuardGroup<Long>) HazelcastGuardGroup.registered(instance, "ids");
       if (group == null) {
         return new long[] {0};
       }

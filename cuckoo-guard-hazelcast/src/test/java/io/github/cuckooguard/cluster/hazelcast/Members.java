@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Members implements AutoCloseable {
 
   static final int EXECUTOR_THREADS = 4;
+
   /**
    * Longer than the default: on 2 shared cores a 300 ms lease with a 150 ms ack timeout lapses
    * often (correct, but members then pass through and rebuild, and the tests would measure little).
@@ -30,16 +31,25 @@ final class Members implements AutoCloseable {
   static final Duration LEASE = Duration.ofMillis(1_000);
 
   private final String cluster = "cuckoo-guard-cluster-" + UUID.randomUUID();
-  /** Ports 5900-5963 belong to this module's tests; each cluster takes one of {@value #BLOCKS} blocks of {@value #PORTS}. */
+
+  /**
+   * Ports 5900-5963 belong to this module's tests; each cluster takes one of {@value #BLOCKS}
+   * blocks of {@value #PORTS}.
+   */
   static final int PORTS = 8;
+
   static final int BLOCKS = 8;
 
-  private static final AtomicInteger NEXT_BLOCK = new AtomicInteger(ThreadLocalRandom.current().nextInt(BLOCKS));
+  private static final AtomicInteger NEXT_BLOCK =
+      new AtomicInteger(ThreadLocalRandom.current().nextInt(BLOCKS));
   private final int basePort = nextBasePort();
   private final List<HazelcastInstance> started = new ArrayList<>();
   private final List<HazelcastGuardGroup<?>> groups = new ArrayList<>();
 
-  /** The first port of a fresh block in 5900-5963 (blocks rotate, so a lingering socket of the last test is not reused at once). */
+  /**
+   * The first port of a fresh block in 5900-5963 (blocks rotate, so a lingering socket of the last
+   * test is not reused at once).
+   */
   static int nextBasePort() {
     return 5900 + PORTS * Math.floorMod(NEXT_BLOCK.getAndIncrement(), BLOCKS);
   }
@@ -63,7 +73,8 @@ final class Members implements AutoCloseable {
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.logging.type", "none");
     config.getExecutorConfig("cuckoo-guard").setPoolSize(EXECUTOR_THREADS);
-    NetworkConfig network = config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(PORTS);
+    NetworkConfig network =
+        config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(PORTS);
     network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
     JoinConfig join = network.getJoin();
     join.getMulticastConfig().setEnabled(false);
@@ -90,13 +101,20 @@ final class Members implements AutoCloseable {
     return group(member, source, LEASE);
   }
 
-  static HazelcastGuardGroup<Long> group(HazelcastInstance member, KeySource<Long> source, Duration lease) {
-    CuckooGuard<Long> guard = CuckooGuard.newBuilder(Funnels.longFunnel()).name("ids")
-        .expectedInsertions(400_000).fpp(0.001).keySource(source).build();
+  static HazelcastGuardGroup<Long> group(
+      HazelcastInstance member, KeySource<Long> source, Duration lease) {
+    CuckooGuard<Long> guard =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .name("ids")
+            .expectedInsertions(400_000)
+            .fpp(0.001)
+            .keySource(source)
+            .build();
     return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).join();
   }
 
-  static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups) throws InterruptedException {
+  static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups)
+      throws InterruptedException {
     long deadline = System.nanoTime() + within.toNanos();
     for (HazelcastGuardGroup<?> g : groups) {
       while (!g.mayAnswerAbsent()) {
@@ -110,13 +128,14 @@ final class Members implements AutoCloseable {
 
   @Override
   public void close() {
-    groups.forEach(g -> {
-      try {
-        g.close();
-      } catch (RuntimeException e) {
-        // member already gone
-      }
-    });
+    groups.forEach(
+        g -> {
+          try {
+            g.close();
+          } catch (RuntimeException e) {
+            // member already gone
+          }
+        });
     started.forEach(m -> m.getLifecycleService().terminate());
   }
 }

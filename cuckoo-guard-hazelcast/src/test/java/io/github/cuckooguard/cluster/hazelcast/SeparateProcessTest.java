@@ -29,11 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeparateProcessTest {
 
-  static final List<String> JVM_FLAGS = List.of("--add-modules", "java.se", "--add-exports",
-      "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens",
-      "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
-      "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED", "-Djava.net.preferIPv4Stack=true",
-      "-Xmx256m");
+  static final List<String> JVM_FLAGS =
+      List.of(
+          "--add-modules",
+          "java.se",
+          "--add-exports",
+          "java.base/jdk.internal.ref=ALL-UNNAMED",
+          "--add-opens",
+          "java.base/java.lang=ALL-UNNAMED",
+          "--add-opens",
+          "java.base/sun.nio.ch=ALL-UNNAMED",
+          "--add-opens",
+          "java.management/sun.management=ALL-UNNAMED",
+          "--add-opens",
+          "jdk.management/com.sun.management.internal=ALL-UNNAMED",
+          "-Djava.net.preferIPv4Stack=true",
+          "-Xmx256m");
 
   @TempDir Path dir;
   private Path source;
@@ -55,18 +66,31 @@ class SeparateProcessTest {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JVM_FLAGS);
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), MemberProcess.class.getName(),
-        members.cluster(), Integer.toString(members.basePort()), source.toString()));
-    child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile())
-        .start();
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            MemberProcess.class.getName(),
+            members.cluster(),
+            Integer.toString(members.basePort()),
+            source.toString()));
+    child =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("child.log").toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (c == null || probe(new long[0])[0] != 1) {
-      assertThat(System.nanoTime() - deadline).as("child member joined and leased within 60 s").isNegative();
+      assertThat(System.nanoTime() - deadline)
+          .as("child member joined and leased within 60 s")
+          .isNegative();
       assertThat(child.isAlive()).as("child alive; see " + dir.resolve("child.log")).isTrue();
-      c = first.getCluster().getMembers().stream()
-          .filter(m -> !m.getUuid().equals(first.getCluster().getLocalMember().getUuid()))
-          .filter(m -> !m.getUuid().equals(second.getCluster().getLocalMember().getUuid()))
-          .findFirst().orElse(null);
+      c =
+          first.getCluster().getMembers().stream()
+              .filter(m -> !m.getUuid().equals(first.getCluster().getLocalMember().getUuid()))
+              .filter(m -> !m.getUuid().equals(second.getCluster().getLocalMember().getUuid()))
+              .findFirst()
+              .orElse(null);
       Thread.sleep(100);
     }
     Members.awaitLeased(java.time.Duration.ofSeconds(60), a, b);
@@ -105,7 +129,9 @@ class SeparateProcessTest {
     if (c == null) {
       return new long[] {0};
     }
-    return first.getExecutorService("probe").submitToMember(new MemberProcess.Probe(keys), c)
+    return first
+        .getExecutorService("probe")
+        .submitToMember(new MemberProcess.Probe(keys), c)
         .get(30, TimeUnit.SECONDS);
   }
 
@@ -118,34 +144,45 @@ class SeparateProcessTest {
     long stopAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
     List<Thread> writers = new ArrayList<>();
     for (int w = 0; w < 2; w++) {
-      writers.add(new Thread(() -> {
-        try {
-          while (System.nanoTime() - stopAt < 0) {
-            long key = next.incrementAndGet();
-            long start = System.nanoTime();
-            write(a, key);
-            slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
-            if (!b.guard().mightContain(key)) {
-              falseNegatives.increment();
-            }
-          }
-        } catch (Exception e) {
-          throw new AssertionError(e);
-        }
-      }));
+      writers.add(
+          new Thread(
+              () -> {
+                try {
+                  while (System.nanoTime() - stopAt < 0) {
+                    long key = next.incrementAndGet();
+                    long start = System.nanoTime();
+                    write(a, key);
+                    slowest.accumulateAndGet(System.nanoTime() - start, Math::max);
+                    if (!b.guard().mightContain(key)) {
+                      falseNegatives.increment();
+                    }
+                  }
+                } catch (Exception e) {
+                  throw new AssertionError(e);
+                }
+              }));
     }
     writers.forEach(Thread::start);
     Thread.sleep(1_500);
     long[] before = readSource().stream().mapToLong(Long::longValue).toArray();
     long[] absentOnC = probe(before);
-    child.destroyForcibly();   // SIGKILL
+    child.destroyForcibly(); // SIGKILL
     for (Thread t : writers) {
       t.join();
     }
-    System.out.println("SIGKILL: writes " + next.get() + ", slowest enter " + TimeUnit.NANOSECONDS.toMillis(
-        slowest.get()) + " ms, absent on C before the kill " + (absentOnC.length - 1) + " (leased "
-        + absentOnC[absentOnC.length - 1] + ")");
-    assertThat(absentOnC.length).as("C answered absent for none of " + before.length + " keys").isOne();
+    System.out.println(
+        "SIGKILL: writes "
+            + next.get()
+            + ", slowest enter "
+            + TimeUnit.NANOSECONDS.toMillis(slowest.get())
+            + " ms, absent on C before the kill "
+            + (absentOnC.length - 1)
+            + " (leased "
+            + absentOnC[absentOnC.length - 1]
+            + ")");
+    assertThat(absentOnC.length)
+        .as("C answered absent for none of " + before.length + " keys")
+        .isOne();
     assertThat(falseNegatives.sum()).isZero();
     assertThat(TimeUnit.NANOSECONDS.toMillis(slowest.get())).isLessThan(2_500);
   }
@@ -156,10 +193,10 @@ class SeparateProcessTest {
     for (long k = 1; k <= 100; k++) {
       write(a, k);
     }
-    assertThat(probe(new long[] {1, 50, 100})).containsExactly(1);   // leased, none absent
+    assertThat(probe(new long[] {1, 50, 100})).containsExactly(1); // leased, none absent
     signal("-STOP");
     long key = 100;
-    long resumeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500);   // lease 1 s
+    long resumeAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500); // lease 1 s
     while (System.nanoTime() - resumeAt < 0) {
       write(a, ++key);
     }
@@ -168,7 +205,7 @@ class SeparateProcessTest {
       writtenWhilePaused[i] = 101 + i;
     }
     signal("-CONT");
-    long[] firstAnswer = probe(writtenWhilePaused);   // the first thing C is asked after it resumes
+    long[] firstAnswer = probe(writtenWhilePaused); // the first thing C is asked after it resumes
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long[] all;
     do {
@@ -179,12 +216,26 @@ class SeparateProcessTest {
       assertThat(Arrays.copyOf(all, all.length - 1)).as("absent on C for present keys").isEmpty();
       Thread.sleep(50);
     } while (all[all.length - 1] != 1 && System.nanoTime() - deadline < 0);
-    long checkerFalseNegatives = first.getExecutorService("probe")
-        .submitToMember(new MemberProcess.CountFalseNegatives(), c).get(30, TimeUnit.SECONDS);
-    System.out.println("SIGSTOP: written while paused " + writtenWhilePaused.length + ", C's first answer after"
-        + " SIGCONT: absent " + (firstAnswer.length - 1) + ", leased " + firstAnswer[firstAnswer.length - 1]
-        + "; C leased again: " + (all[all.length - 1] == 1) + " after " + key + " keys; false negatives seen by"
-        + " C's own checker thread " + checkerFalseNegatives);
+    long checkerFalseNegatives =
+        first
+            .getExecutorService("probe")
+            .submitToMember(new MemberProcess.CountFalseNegatives(), c)
+            .get(30, TimeUnit.SECONDS);
+    System.out.println(
+        "SIGSTOP: written while paused "
+            + writtenWhilePaused.length
+            + ", C's first answer after"
+            + " SIGCONT: absent "
+            + (firstAnswer.length - 1)
+            + ", leased "
+            + firstAnswer[firstAnswer.length - 1]
+            + "; C leased again: "
+            + (all[all.length - 1] == 1)
+            + " after "
+            + key
+            + " keys; false negatives seen by"
+            + " C's own checker thread "
+            + checkerFalseNegatives);
     assertThat(checkerFalseNegatives).isZero();
     assertThat(writtenWhilePaused.length).isPositive();
     assertThat(Arrays.copyOf(firstAnswer, firstAnswer.length - 1)).isEmpty();
@@ -192,7 +243,8 @@ class SeparateProcessTest {
   }
 
   private void signal(String which) throws Exception {
-    Process kill = new ProcessBuilder("kill", which, Long.toString(child.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", which, Long.toString(child.pid())).inheritIO().start();
     assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(kill.exitValue()).isZero();
   }

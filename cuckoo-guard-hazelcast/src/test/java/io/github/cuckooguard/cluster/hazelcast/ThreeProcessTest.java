@@ -13,9 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ThreeProcessTest {
 
-  private static final long LEASE_WAIT_BOUND_MILLIS = 5_000;   // ack 500 + lease 1,000 × 1.02 + 10 ms, on a loaded machine
+  private static final long LEASE_WAIT_BOUND_MILLIS =
+      5_000; // ack 500 + lease 1,000 × 1.02 + 10 ms, on a loaded machine
 
   @TempDir Path dir;
   private final Map<String, Process> processes = new LinkedHashMap<>();
@@ -54,24 +53,42 @@ class ThreeProcessTest {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(SeparateProcessTest.JVM_FLAGS);
-    command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-        WritingMember.class.getName(), cluster, Integer.toString(basePort), dir.toString(), name,
-        Long.toString(scanDelayMillis)));
-    processes.put(name, new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve(name + ".log").toFile()).start());
+    command.addAll(
+        List.of(
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            System.getProperty("java.class.path"),
+            WritingMember.class.getName(),
+            cluster,
+            Integer.toString(basePort),
+            dir.toString(),
+            name,
+            Long.toString(scanDelayMillis)));
+    processes.put(
+        name,
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve(name + ".log").toFile())
+            .start());
   }
 
   private void awaitMembers(int count, long seconds) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (observer.getCluster().getMembers().size() < count) {
-      assertThat(System.nanoTime() - deadline).as(count + " members within " + seconds + " s").isNegative();
-      processes.forEach((n, p) -> assertThat(p.isAlive()).as(n + " alive; see " + dir.resolve(n + ".log")).isTrue());
+      assertThat(System.nanoTime() - deadline)
+          .as(count + " members within " + seconds + " s")
+          .isNegative();
+      processes.forEach(
+          (n, p) ->
+              assertThat(p.isAlive()).as(n + " alive; see " + dir.resolve(n + ".log")).isTrue());
       Thread.sleep(50);
     }
   }
 
   private long[] report(Member member) throws Exception {
-    return observer.getExecutorService("probe").submitToMember(new WritingMember.Report(), member)
+    return observer
+        .getExecutorService("probe")
+        .submitToMember(new WritingMember.Report(), member)
         .get(30, TimeUnit.SECONDS);
   }
 
@@ -86,13 +103,18 @@ class ThreeProcessTest {
   private void awaitLeased(Member member, long seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (report(member)[0] != 1) {
-      assertThat(System.nanoTime() - deadline).as(member + " leased within " + seconds + " s").isNegative();
+      assertThat(System.nanoTime() - deadline)
+          .as(member + " leased within " + seconds + " s")
+          .isNegative();
       Thread.sleep(50);
     }
   }
 
   private void kill9(String name) throws Exception {
-    Process kill = new ProcessBuilder("kill", "-9", Long.toString(processes.get(name).pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-9", Long.toString(processes.get(name).pid()))
+            .inheritIO()
+            .start();
     assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     assertThat(kill.exitValue()).isZero();
     assertThat(processes.get(name).waitFor(10, TimeUnit.SECONDS)).isTrue();
@@ -100,7 +122,9 @@ class ThreeProcessTest {
 
   private Member newMember(List<Member> known) {
     return observer.getCluster().getMembers().stream()
-        .filter(m -> !m.localMember() && !known.contains(m)).findFirst().orElseThrow();
+        .filter(m -> !m.localMember() && !known.contains(m))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
@@ -108,7 +132,8 @@ class ThreeProcessTest {
   void killedMidWritesAndMidBootstrapNoFalseNegatives() throws Exception {
     observer = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
     List<Member> known = new ArrayList<>();
-    for (String name : List.of("p1", "p2", "p3")) {   // one at a time, so each member is known by name
+    for (String name :
+        List.of("p1", "p2", "p3")) { // one at a time, so each member is known by name
       launch(name, 0);
       awaitMembers(known.size() + 2, 90);
       Member m = newMember(known);
@@ -122,22 +147,27 @@ class ThreeProcessTest {
     Thread.sleep(2_000);
 
     long[] p3BeforeKill = report(memberOf.get("p3"));
-    kill9("p3");   // in the middle of writes: p3's own writer and the others' enters to it
+    kill9("p3"); // in the middle of writes: p3's own writer and the others' enters to it
     long writtenAtKill = report(memberOf.get("p1"))[1] + report(memberOf.get("p2"))[1];
     Thread.sleep(3_000);
     long writtenAfterKill = report(memberOf.get("p1"))[1] + report(memberOf.get("p2"))[1];
 
-    launch("p4", 3_000);   // its rebuild sleeps 3 s before it scans: kill it there
+    launch("p4", 3_000); // its rebuild sleeps 3 s before it scans: kill it there
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (!Files.exists(dir.resolve("scanning-p4"))) {
       assertThat(System.nanoTime() - deadline).as("p4 began its bootstrap").isNegative();
-      assertThat(processes.get("p4").isAlive()).as("p4 alive; see " + dir.resolve("p4.log")).isTrue();
+      assertThat(processes.get("p4").isAlive())
+          .as("p4 alive; see " + dir.resolve("p4.log"))
+          .isTrue();
       Thread.sleep(20);
     }
-    Member p4 = observer.getCluster().getMembers().stream()
-        .filter(m -> !m.localMember() && !memberOf.containsValue(m)).findFirst().orElse(null);
+    Member p4 =
+        observer.getCluster().getMembers().stream()
+            .filter(m -> !m.localMember() && !memberOf.containsValue(m))
+            .findFirst()
+            .orElse(null);
     long[] p4Report = p4 == null ? null : reportOrNull(p4);
-    kill9("p4");   // granted its JOIN everywhere, rebuilding: the others may hold a grant for it
+    kill9("p4"); // granted its JOIN everywhere, rebuilding: the others may hold a grant for it
     long writtenAtSecondKill = report(memberOf.get("p1"))[1] + report(memberOf.get("p2"))[1];
     Thread.sleep(3_000);
     Files.writeString(dir.resolve("stop"), "");
@@ -150,25 +180,46 @@ class ThreeProcessTest {
     for (String name : List.of("p1", "p2")) {
       Member m = memberOf.get(name);
       awaitLeased(m, 30);
-      long[] absent = observer.getExecutorService("probe").submitToMember(new MemberProcess.Probe(keys), m)
-          .get(30, TimeUnit.SECONDS);
+      long[] absent =
+          observer
+              .getExecutorService("probe")
+              .submitToMember(new MemberProcess.Probe(keys), m)
+              .get(30, TimeUnit.SECONDS);
       long[] r = report(m);
       assertThat(absent.length - 1).as(name + " answers absent for present keys").isZero();
       assertThat(r[3]).as(name + "'s checker saw false negatives").isZero();
       assertThat(r[4]).as(name + "'s checker ran").isGreaterThan(present.size());
-      assertThat(TimeUnit.NANOSECONDS.toMillis(r[2])).as(name + "'s slowest enter").isLessThan(LEASE_WAIT_BOUND_MILLIS);
+      assertThat(TimeUnit.NANOSECONDS.toMillis(r[2]))
+          .as(name + "'s slowest enter")
+          .isLessThan(LEASE_WAIT_BOUND_MILLIS);
       totalFalseNegatives += r[3] + absent.length - 1;
-      summary.append(String.format("%s: written %d, slowest enter %d ms, checks %d, false negatives %d; ", name, r[1],
-          TimeUnit.NANOSECONDS.toMillis(r[2]), r[4], r[3]));
+      summary.append(
+          String.format(
+              "%s: written %d, slowest enter %d ms, checks %d, false negatives %d; ",
+              name, r[1], TimeUnit.NANOSECONDS.toMillis(r[2]), r[4], r[3]));
     }
     long writtenAtEnd = report(memberOf.get("p1"))[1] + report(memberOf.get("p2"))[1];
-    System.out.println("three processes: present keys " + present.size() + "; p3 before kill -9: written "
-        + p3BeforeKill[1] + ", false negatives " + p3BeforeKill[3] + "; p4 killed mid-bootstrap, leased then "
-        + (p4Report == null ? "unknown" : p4Report[0]) + "; " + summary + "total false negatives " + totalFalseNegatives);
+    System.out.println(
+        "three processes: present keys "
+            + present.size()
+            + "; p3 before kill -9: written "
+            + p3BeforeKill[1]
+            + ", false negatives "
+            + p3BeforeKill[3]
+            + "; p4 killed mid-bootstrap, leased then "
+            + (p4Report == null ? "unknown" : p4Report[0])
+            + "; "
+            + summary
+            + "total false negatives "
+            + totalFalseNegatives);
     assertThat(p3BeforeKill[3]).isZero();
     assertThat(p4Report).as("p4 was a member when killed").isNotNull();
     assertThat(p4Report[0]).as("p4 was not complete yet when killed").isZero();
-    assertThat(writtenAfterKill).as("writes went on after the kill mid-writes").isGreaterThan(writtenAtKill + 50);
-    assertThat(writtenAtEnd).as("writes went on after the kill mid-bootstrap").isGreaterThan(writtenAtSecondKill + 50);
+    assertThat(writtenAfterKill)
+        .as("writes went on after the kill mid-writes")
+        .isGreaterThan(writtenAtKill + 50);
+    assertThat(writtenAtEnd)
+        .as("writes went on after the kill mid-bootstrap")
+        .isGreaterThan(writtenAtSecondKill + 50);
   }
 }

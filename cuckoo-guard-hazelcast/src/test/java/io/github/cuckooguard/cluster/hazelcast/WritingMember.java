@@ -18,14 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A member process started by {@link ThreeProcessTest}: a guard "ids" whose source is a directory
- * of key files, one per member ({@code keys-NAME.txt}, lines {@code KEY;}). A member appends a
- * line only after its enter began everywhere, so a complete line is a visible key: the files are
- * the shadow truth. A line cut short by a kill lacks its {@code ;} and counts as never written.
+ * of key files, one per member ({@code keys-NAME.txt}, lines {@code KEY;}). A member appends a line
+ * only after its enter began everywhere, so a complete line is a visible key: the files are the
+ * shadow truth. A line cut short by a kill lacks its {@code ;} and counts as never written.
  *
- * <p>Its writer writes while the file {@code go} exists and {@code stop} does not; its checker
- * asks its own guard for every present key, again and again, and counts the false negatives.
- * Arguments: cluster name, base port, source directory, member name, and the milliseconds its
- * key source sleeps before a scan (a slow bootstrap; it touches {@code scanning-NAME} first).
+ * <p>Its writer writes while the file {@code go} exists and {@code stop} does not; its checker asks
+ * its own guard for every present key, again and again, and counts the false negatives. Arguments:
+ * cluster name, base port, source directory, member name, and the milliseconds its key source
+ * sleeps before a scan (a slow bootstrap; it touches {@code scanning-NAME} first).
  */
 public final class WritingMember {
 
@@ -60,63 +60,80 @@ public final class WritingMember {
     long keyBase = (name.hashCode() & 0xffffL) << 40;
     Path own = dir.resolve("keys-" + name + ".txt");
     HazelcastInstance member = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
-    HazelcastGuardGroup<Long> group = Members.group(member, action -> {
-      if (scanDelayMillis > 0) {
-        Files.writeString(dir.resolve("scanning-" + name), "");
-        Thread.sleep(scanDelayMillis);
-      }
-      presentKeys(dir).forEach(action);
-    });
-    Thread checker = new Thread(() -> {
-      while (true) {
-        try {
-          for (long key : presentKeys(dir)) {
-            if (!group.guard().mightContain(key)) {
-              FALSE_NEGATIVES.incrementAndGet();
-            }
-            CHECKED.incrementAndGet();
-          }
-          Thread.sleep(1);
-        } catch (IOException | RuntimeException e) {
-          // a file being appended to: read again
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "checker");
+    HazelcastGuardGroup<Long> group =
+        Members.group(
+            member,
+            action -> {
+              if (scanDelayMillis > 0) {
+                Files.writeString(dir.resolve("scanning-" + name), "");
+                Thread.sleep(scanDelayMillis);
+              }
+              presentKeys(dir).forEach(action);
+            });
+    Thread checker =
+        new Thread(
+            () -> {
+              while (true) {
+                try {
+                  for (long key : presentKeys(dir)) {
+                    if (!group.guard().mightContain(key)) {
+                      FALSE_NEGATIVES.incrementAndGet();
+                    }
+                    CHECKED.incrementAndGet();
+                  }
+                  Thread.sleep(1);
+                } catch (IOException | RuntimeException e) {
+                  // a file being appended to: read again
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "checker");
     checker.setDaemon(true);
     checker.start();
-    Thread writer = new Thread(() -> {
-      long n = 0;
-      try {
-        while (!Files.exists(dir.resolve("stop"))) {
-          if (!Files.exists(dir.resolve("go"))) {
-            Thread.sleep(5);
-            continue;
-          }
-          long key = keyBase + ++n;
-          long start = System.nanoTime();
-          ReplicatedGuard.Enter<Long> enter = group.guard().beginEnter(key);
-          SLOWEST_ENTER_NANOS.accumulateAndGet(System.nanoTime() - start, Math::max);
-          Files.writeString(own, key + ";\n", StandardCharsets.US_ASCII, StandardOpenOption.CREATE,
-              StandardOpenOption.APPEND);
-          enter.visible();
-          WRITTEN.incrementAndGet();
-          Thread.sleep(2);   // a steady stream, not a CPU hog on a shared machine
-        }
-      } catch (Exception e) {
-        e.printStackTrace();
-      }
-    }, "writer");
+    Thread writer =
+        new Thread(
+            () -> {
+              long n = 0;
+              try {
+                while (!Files.exists(dir.resolve("stop"))) {
+                  if (!Files.exists(dir.resolve("go"))) {
+                    Thread.sleep(5);
+                    continue;
+                  }
+                  long key = keyBase + ++n;
+                  long start = System.nanoTime();
+                  ReplicatedGuard.Enter<Long> enter = group.guard().beginEnter(key);
+                  SLOWEST_ENTER_NANOS.accumulateAndGet(System.nanoTime() - start, Math::max);
+                  Files.writeString(
+                      own,
+                      key + ";\n",
+                      StandardCharsets.US_ASCII,
+                      StandardOpenOption.CREATE,
+                      StandardOpenOption.APPEND);
+                  enter.visible();
+                  WRITTEN.incrementAndGet();
+                  Thread.sleep(2); // a steady stream, not a CPU hog on a shared machine
+                }
+              } catch (Exception e) {
+                e.printStackTrace();
+              }
+            },
+            "writer");
     writer.setDaemon(true);
     writer.start();
     System.out.println("STARTED " + name);
-    Thread.sleep(TimeUnit.MINUTES.toMillis(5));   // stops by itself if the test forgot it
+    Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // stops by itself if the test forgot it
     System.exit(3);
   }
 
-  /** {leased 0/1, written, slowest enter ns, false negatives, checked} of the member it runs on; null fields if no guard yet. */
-  static final class Report implements Callable<long[]>, Serializable, com.hazelcast.core.HazelcastInstanceAware {
+  /**
+   * {leased 0/1, written, slowest enter ns, false negatives, checked} of the member it runs on;
+   * null fields if no guard yet.
+   */
+  static final class Report
+      implements Callable<long[]>, Serializable, com.hazelcast.core.HazelcastInstanceAware {
     private static final long serialVersionUID = 1L;
     private transient HazelcastInstance instance;
 
@@ -128,8 +145,13 @@ public final class WritingMember {
     @Override
     public long[] call() {
       HazelcastGuardGroup<?> group = HazelcastGuardGroup.registered(instance, "ids");
-      return new long[] {group != null && group.mayAnswerAbsent() ? 1 : 0, WRITTEN.get(), SLOWEST_ENTER_NANOS.get(),
-          FALSE_NEGATIVES.get(), CHECKED.get()};
+      return new long[] {
+        group != null && group.mayAnswerAbsent() ? 1 : 0,
+        WRITTEN.get(),
+        SLOWEST_ENTER_NANOS.get(),
+        FALSE_NEGATIVES.get(),
+        CHECKED.get()
+      };
     }
   }
 }

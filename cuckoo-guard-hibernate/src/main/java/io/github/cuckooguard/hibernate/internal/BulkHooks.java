@@ -4,14 +4,14 @@ import org.hibernate.Transaction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What {@link GuardStatementInspector} and {@link GuardInterceptor} report to, before the
- * registry they report to exists.
+ * What {@link GuardStatementInspector} and {@link GuardInterceptor} report to, before the registry
+ * they report to exists.
  *
  * <p>The two are installed by {@link GuardSessionFactoryBuilderFactory} while the session factory
  * is being built (the only moment the public SPI lets anyone add a factory-wide inspector and
- * interceptor); the {@link GuardRegistry} is created later, in {@link CuckooGuardIntegrator}
- * {@code .integrate}, which attaches it here. Until then, and for ever on a factory whose guard
- * turns out to be off, every report is ignored.
+ * interceptor); the {@link GuardRegistry} is created later, in {@link CuckooGuardIntegrator} {@code
+ * .integrate}, which attaches it here. Until then, and for ever on a factory whose guard turns out
+ * to be off, every report is ignored.
  *
  * <p>Thread safety: thread-safe (a volatile field set once).
  */

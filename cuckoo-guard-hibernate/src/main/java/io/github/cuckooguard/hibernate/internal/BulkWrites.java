@@ -44,8 +44,7 @@ final class BulkWrites {
       ThreadLocal.withInitial(ArrayDeque::new);
   private final Map<Transaction, Set<EntityGuards>> byTransaction = new IdentityHashMap<>();
   private final Map<EntityGuards, Integer> holds = new IdentityHashMap<>();
-  private final Set<EntityGuards> untracked =
-      Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<EntityGuards> untracked = Collections.newSetFromMap(new IdentityHashMap<>());
   private final SessionReleases releases;
   private final TransactionEnds transactionEnds;
 
@@ -83,8 +82,8 @@ final class BulkWrites {
   }
 
   /**
-   * A statement that may change rows of {@code affected} is about to run on this thread: marks
-   * them stale now and holds them until its transaction completes.
+   * A statement that may change rows of {@code affected} is about to run on this thread: marks them
+   * stale now and holds them until its transaction completes.
    */
   void statement(Collection<EntityGuards> affected, String reason) {
     // Hold first, then mark stale: a rebuild requested by markStale must already see the hold.
@@ -102,10 +101,16 @@ final class BulkWrites {
       } else {
         for (EntityGuards entity : affected) {
           if (untracked.add(entity)) {
-            LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": a bulk"
-                + " or native statement ran outside a transaction the guard can observe; the"
-                + " guard stays in pass-through until HibernateCuckooGuards.markStale("
-                + entity.entityName() + ") is called after the change is committed");
+            LOGGER.log(
+                Level.WARNING,
+                () ->
+                    "Cuckoo guard of "
+                        + entity.entityName()
+                        + ": a bulk"
+                        + " or native statement ran outside a transaction the guard can observe; the"
+                        + " guard stays in pass-through until HibernateCuckooGuards.markStale("
+                        + entity.entityName()
+                        + ") is called after the change is committed");
           }
         }
       }
@@ -119,50 +124,62 @@ final class BulkWrites {
    * An entity write whose effect nothing reports exactly (an upsert) ran in the session's
    * transaction: holds {@code entity} until that transaction completes, then marks it stale again.
    */
-  void holdForTransaction(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
+  void holdForTransaction(
+      EntityGuards entity, SharedSessionContractImplementor session, String reason) {
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
-    Runnable completed = () -> {
-      release(entity, 1);
-      entity.markStale(reason + " (its transaction completed)");
-    };
+    Runnable completed =
+        () -> {
+          release(entity, 1);
+          entity.markStale(reason + " (its transaction completed)");
+        };
     transactionEnds.after(session, completed, completed);
     entity.markStale(reason);
   }
 
   /**
-   * An entity write outside a transaction whose rows nothing reports (an upsert, or an insert of
-   * an id the INSERT itself generates) is about to run: holds {@code entity}, and marks it stale,
-   * until the session has ended and given its connection back ({@link SessionReleases}), then
-   * marks it stale again, so that the rebuild that clears pass-through starts after the row is
-   * visible. On a connection the application supplied, with auto-commit off, only the
-   * application knows when the write commits: the entity stays held until {@code
-   * markStale(entity)}.
+   * An entity write outside a transaction whose rows nothing reports (an upsert, or an insert of an
+   * id the INSERT itself generates) is about to run: holds {@code entity}, and marks it stale,
+   * until the session has ended and given its connection back ({@link SessionReleases}), then marks
+   * it stale again, so that the rebuild that clears pass-through starts after the row is visible.
+   * On a connection the application supplied, with auto-commit off, only the application knows when
+   * the write commits: the entity stays held until {@code markStale(entity)}.
    */
-  void holdUntilSessionEnds(EntityGuards entity, SharedSessionContractImplementor session, String reason) {
+  void holdUntilSessionEnds(
+      EntityGuards entity, SharedSessionContractImplementor session, String reason) {
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
-    releases.after(session, new SessionReleases.Action() {
-      @Override
-      public void committed() {
-        release(entity, 1);
-        entity.markStale(reason + " (its session ended and gave its connection back)");
-      }
+    releases.after(
+        session,
+        new SessionReleases.Action() {
+          @Override
+          public void committed() {
+            release(entity, 1);
+            entity.markStale(reason + " (its session ended and gave its connection back)");
+          }
 
-      @Override
-      public void unknown() {
-        synchronized (BulkWrites.this) {
-          untracked.add(entity);
-        }
-        release(entity, 1);
-        LOGGER.log(Level.WARNING, () -> "Cuckoo guard of " + entity.entityName() + ": " + reason
-            + " on a connection the application supplied; the guard stays in pass-through until"
-            + " HibernateCuckooGuards.markStale(" + entity.entityName() + ") is called after the"
-            + " change is committed");
-      }
-    });
+          @Override
+          public void unknown() {
+            synchronized (BulkWrites.this) {
+              untracked.add(entity);
+            }
+            release(entity, 1);
+            LOGGER.log(
+                Level.WARNING,
+                () ->
+                    "Cuckoo guard of "
+                        + entity.entityName()
+                        + ": "
+                        + reason
+                        + " on a connection the application supplied; the guard stays in pass-through until"
+                        + " HibernateCuckooGuards.markStale("
+                        + entity.entityName()
+                        + ") is called after the"
+                        + " change is committed");
+          }
+        });
     entity.markStale(reason);
   }
 

@@ -21,10 +21,15 @@ import org.jspecify.annotations.Nullable;
  * @param ackTimeoutMillis the ack timeout, or 0 for the engine's default
  * @param groupPrefix prefix of the group names
  */
-record ClusterSettings(Object instance, long leaseMillis, long ackTimeoutMillis, String groupPrefix) {
+record ClusterSettings(
+    Object instance, long leaseMillis, long ackTimeoutMillis, String groupPrefix) {
 
-  private static final Set<String> NAMES = Set.of(canonical(CLUSTER_INSTANCE), canonical(CLUSTER_LEASE_MILLIS),
-      canonical(CLUSTER_ACK_TIMEOUT_MILLIS), canonical(CLUSTER_GROUP_PREFIX));
+  private static final Set<String> NAMES =
+      Set.of(
+          canonical(CLUSTER_INSTANCE),
+          canonical(CLUSTER_LEASE_MILLIS),
+          canonical(CLUSTER_ACK_TIMEOUT_MILLIS),
+          canonical(CLUSTER_GROUP_PREFIX));
 
   /**
    * The cluster settings, or null if {@link
@@ -45,9 +50,17 @@ record ClusterSettings(Object instance, long leaseMillis, long ackTimeoutMillis,
       }
       String name = canonical(key);
       if (!NAMES.contains(name)) {
-        throw new IllegalArgumentException("unknown setting " + key + "; the cluster settings are "
-            + CLUSTER_INSTANCE + ", " + CLUSTER_LEASE_MILLIS + ", " + CLUSTER_ACK_TIMEOUT_MILLIS + " and "
-            + CLUSTER_GROUP_PREFIX);
+        throw new IllegalArgumentException(
+            "unknown setting "
+                + key
+                + "; the cluster settings are "
+                + CLUSTER_INSTANCE
+                + ", "
+                + CLUSTER_LEASE_MILLIS
+                + ", "
+                + CLUSTER_ACK_TIMEOUT_MILLIS
+                + " and "
+                + CLUSTER_GROUP_PREFIX);
       }
       Object value = e.getValue();
       if (name.equals(canonical(CLUSTER_INSTANCE))) {
@@ -64,8 +77,11 @@ record ClusterSettings(Object instance, long leaseMillis, long ackTimeoutMillis,
       return null;
     }
     if (instance instanceof String s && s.isEmpty()) {
-      throw new IllegalArgumentException("setting " + CLUSTER_INSTANCE + " is blank: give a HazelcastInstance or the"
-          + " name of a running one");
+      throw new IllegalArgumentException(
+          "setting "
+              + CLUSTER_INSTANCE
+              + " is blank: give a HazelcastInstance or the"
+              + " name of a running one");
     }
     return new ClusterSettings(instance, lease, ack, prefix);
   }
@@ -75,11 +91,12 @@ record ClusterSettings(Object instance, long leaseMillis, long ackTimeoutMillis,
     try {
       v = Long.parseLong(value.toString().trim().replace("_", ""));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("setting " + key + " = '" + value + "' is not a whole number of"
-          + " milliseconds", e);
+      throw new IllegalArgumentException(
+          "setting " + key + " = '" + value + "' is not a whole number of" + " milliseconds", e);
     }
     if (v < min) {
-      throw new IllegalArgumentException("setting " + key + " = " + v + " must be at least " + min + " ms");
+      throw new IllegalArgumentException(
+          "setting " + key + " = " + v + " must be at least " + min + " ms");
     }
     return v;
   }

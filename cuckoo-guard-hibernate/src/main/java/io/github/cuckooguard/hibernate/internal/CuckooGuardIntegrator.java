@@ -24,20 +24,22 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Registers the guard with every session factory whose settings or annotations ask for it;
- * discovered by Hibernate through {@code META-INF/services/org.hibernate.integrator.spi.Integrator}.
+ * discovered by Hibernate through {@code
+ * META-INF/services/org.hibernate.integrator.spi.Integrator}.
  *
- * <p>{@link #integrate} only reads the boot model and wires listeners: the factory is not ready
- * for queries yet, so the warm-up scans start from {@code SessionFactoryObserver
+ * <p>{@link #integrate} only reads the boot model and wires listeners: the factory is not ready for
+ * queries yet, so the warm-up scans start from {@code SessionFactoryObserver
  * .sessionFactoryCreated} ({@link GuardRegistry}). Wiring:
+ *
  * <ul>
  *   <li>PRE_INSERT, POST_INSERT, POST_DELETE, PRE_UPSERT: {@link MembershipListener};
  *   <li>LOAD: the group's listeners are replaced by {@link GuardedLoadListener} wrapping them;
  *   <li>the factory's {@code StatementInspector} and {@code Interceptor}, wrapped by {@link
  *       GuardSessionFactoryBuilderFactory} while the factory was built (the application's own are
  *       kept and called), get the registry: they detect bulk and native statements on guarded
- *       tables and the end of their transactions. If they are missing (a factory not built
- *       through a {@code SessionFactoryBuilder}), bulk detection is off and a warning says to
- *       call {@code HibernateCuckooGuards.markStale} after such statements.
+ *       tables and the end of their transactions. If they are missing (a factory not built through
+ *       a {@code SessionFactoryBuilder}), bulk detection is off and a warning says to call {@code
+ *       HibernateCuckooGuards.markStale} after such statements.
  * </ul>
  *
  * <p>Only public API and SPI of Hibernate ORM, the same in 6.6 and 7.x ({@code
@@ -54,10 +56,15 @@ public final class CuckooGuardIntegrator implements Integrator {
 
   @Override
   public void integrate(
-      Metadata metadata, BootstrapContext bootstrapContext, SessionFactoryImplementor sessionFactory) {
+      Metadata metadata,
+      BootstrapContext bootstrapContext,
+      SessionFactoryImplementor sessionFactory) {
     // getServiceRegistry().requireService: BootstrapContext.getConfigurationService() is 7.x only
-    Map<String, Object> all = bootstrapContext.getServiceRegistry()
-        .requireService(ConfigurationService.class).getSettings();
+    Map<String, Object> all =
+        bootstrapContext
+            .getServiceRegistry()
+            .requireService(ConfigurationService.class)
+            .getSettings();
     GuardSettings settings = GuardSettings.from(all);
     ClusterSettings cluster = ClusterSettings.from(all);
     if (!settings.enabled()) {
@@ -93,16 +100,22 @@ public final class CuckooGuardIntegrator implements Integrator {
   public void disintegrate(
       SessionFactoryImplementor sessionFactory, SessionFactoryServiceRegistry serviceRegistry) {}
 
-  private static void watchBulkStatements(SessionFactoryImplementor factory, GuardRegistry registry) {
+  private static void watchBulkStatements(
+      SessionFactoryImplementor factory, GuardRegistry registry) {
     if (factory.getSessionFactoryOptions().getStatementInspector()
         instanceof GuardStatementInspector inspector) {
       inspector.hooks().attach(registry); // installed by GuardSessionFactoryBuilderFactory
       return;
     }
-    LOGGER.log(Level.WARNING, "Cuckoo guard: session factory " + factory.getName() + " was not"
-        + " built through a SessionFactoryBuilder that " + GuardSessionFactoryBuilderFactory.class
-        .getSimpleName() + " could wrap, so bulk and native statements on guarded tables are not"
-        + " detected; call HibernateCuckooGuards.markStale(entity) after running one");
+    LOGGER.log(
+        Level.WARNING,
+        "Cuckoo guard: session factory "
+            + factory.getName()
+            + " was not"
+            + " built through a SessionFactoryBuilder that "
+            + GuardSessionFactoryBuilderFactory.class.getSimpleName()
+            + " could wrap, so bulk and native statements on guarded tables are not"
+            + " detected; call HibernateCuckooGuards.markStale(entity) after running one");
   }
 
   /**
@@ -126,21 +139,34 @@ public final class CuckooGuardIntegrator implements Integrator {
         continue;
       }
       boolean isRoot = entity.getEntityName().equals(rootName);
-      if (byRoot.containsKey(rootName) && (annotation == null || !isRoot
-          || Boolean.TRUE.equals(fromRootAnnotation.get(rootName)))) {
+      if (byRoot.containsKey(rootName)
+          && (annotation == null
+              || !isRoot
+              || Boolean.TRUE.equals(fromRootAnnotation.get(rootName)))) {
         continue; // the root's own annotation wins over subclasses' and over the settings
       }
       checkNoRestriction(entity.getRootClass());
-      GuardSpec spec = annotation == null ? settings.spec()
-          : GuardSettings.withOverrides(settings.spec(), annotation.expectedInsertions(),
-              annotation.fpp(), "@GuardedEntity on " + entity.getEntityName());
+      GuardSpec spec =
+          annotation == null
+              ? settings.spec()
+              : GuardSettings.withOverrides(
+                  settings.spec(),
+                  annotation.expectedInsertions(),
+                  annotation.fpp(),
+                  "@GuardedEntity on " + entity.getEntityName());
       byRoot.put(rootName, new EntityConfig(rootName, spec));
       fromRootAnnotation.put(rootName, annotation != null && isRoot);
     }
     if (!unmatched.isEmpty()) {
-      throw new IllegalArgumentException("setting " + CuckooGuardSettings.ENTITIES + " names "
-          + unmatched + ", which " + (unmatched.size() == 1 ? "is" : "are") + " not mapped"
-          + " entities; use entity names or fully qualified class names of mapped entities");
+      throw new IllegalArgumentException(
+          "setting "
+              + CuckooGuardSettings.ENTITIES
+              + " names "
+              + unmatched
+              + ", which "
+              + (unmatched.size() == 1 ? "is" : "are")
+              + " not mapped"
+              + " entities; use entity names or fully qualified class names of mapped entities");
     }
     return new ArrayList<>(byRoot.values());
   }
@@ -153,10 +179,16 @@ public final class CuckooGuardIntegrator implements Integrator {
   private static void checkNoRestriction(PersistentClass root) {
     for (PersistentClass entity : root.getSubclassClosure()) {
       if (entity.getWhere() != null) {
-        throw new IllegalArgumentException("entity " + entity.getEntityName() + " has a"
-            + " @SQLRestriction (" + entity.getWhere() + "), so an UPDATE can make a row appear"
-            + " to find() without any insert event; it cannot be guarded. Remove @GuardedEntity"
-            + " or its entry in " + CuckooGuardSettings.ENTITIES);
+        throw new IllegalArgumentException(
+            "entity "
+                + entity.getEntityName()
+                + " has a"
+                + " @SQLRestriction ("
+                + entity.getWhere()
+                + "), so an UPDATE can make a row appear"
+                + " to find() without any insert event; it cannot be guarded. Remove @GuardedEntity"
+                + " or its entry in "
+                + CuckooGuardSettings.ENTITIES);
       }
     }
   }

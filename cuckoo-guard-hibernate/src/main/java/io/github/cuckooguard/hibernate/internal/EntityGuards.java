@@ -3,10 +3,10 @@ package io.github.cuckooguard.hibernate.internal;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.RebuildListener;
 import io.github.cuckooguard.hibernate.EntityGuardStats;
-import java.util.concurrent.CompletableFuture;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.hibernate.ScrollMode;
@@ -17,8 +17,8 @@ import org.hibernate.persister.entity.EntityPersister;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The guards of one root entity (one per tenant), and what they share: how ids become keys,
- * which tables the entity lives in, how its ids are scanned.
+ * The guards of one root entity (one per tenant), and what they share: how ids become keys, which
+ * tables the entity lives in, how its ids are scanned.
  *
  * <p>Not API. Thread safety: immutable apart from the tenant map, which is concurrent.
  */
@@ -65,7 +65,8 @@ public final class EntityGuards {
 
   /** Whether a statement of this kind on one of the entity's tables can change which ids exist. */
   boolean affectedBy(SqlStatements.Kind kind, String sql) {
-    if (kind != SqlStatements.Kind.ROW_CHANGE && !(kind == SqlStatements.Kind.UPDATE && softDelete)) {
+    if (kind != SqlStatements.Kind.ROW_CHANGE
+        && !(kind == SqlStatements.Kind.UPDATE && softDelete)) {
       return false;
     }
     for (String table : tables) {
@@ -95,15 +96,20 @@ public final class EntityGuards {
   /** A snapshot of the guard of {@code tenantId} (created, and warming up, if new). */
   public EntityGuardStats stats(@Nullable Object tenantId) {
     TenantGuard guard = forTenant(tenantId);
-    return new EntityGuardStats(entityName(), tenantId, guard.finds.sum(),
-        guard.shortCircuits.sum(), guard.falsePositives.sum(), guard.guard().stats());
+    return new EntityGuardStats(
+        entityName(),
+        tenantId,
+        guard.finds.sum(),
+        guard.shortCircuits.sum(),
+        guard.falsePositives.sum(),
+        guard.guard().stats());
   }
 
   /**
-   * Whether a row with {@code id} might exist for the tenant, asked outside any session: true
-   * for an id of another type than the entity's id (no canonical key for it) and for a composite
-   * id that contains an association (its key needs a session). Creates, and starts warming up,
-   * the guard of a tenant not seen before; it answers true until warmed up.
+   * Whether a row with {@code id} might exist for the tenant, asked outside any session: true for
+   * an id of another type than the entity's id (no canonical key for it) and for a composite id
+   * that contains an association (its key needs a session). Creates, and starts warming up, the
+   * guard of a tenant not seen before; it answers true until warmed up.
    */
   public boolean mightContain(Object id, @Nullable Object tenantId) {
     if (!keys.accepts(id) || !keys.keyableWithoutSession()) {
@@ -114,9 +120,10 @@ public final class EntityGuards {
 
   /** Rebuilds every tenant's guard; completes when all have swapped in their new filter. */
   public CompletableFuture<Void> rebuild() {
-    return CompletableFuture.allOf(byTenant.values().stream()
-        .map(guard -> guard.guard().rebuild())
-        .toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(
+        byTenant.values().stream()
+            .map(guard -> guard.guard().rebuild())
+            .toArray(CompletableFuture[]::new));
   }
 
   /** Switches every tenant's guard to pass-through and requests a rebuild. */
@@ -129,10 +136,7 @@ public final class EntityGuards {
   private TenantGuard create(@Nullable Object tenantId) {
     String name = root.getEntityName() + (tenantId == null ? "" : "[tenant " + tenantId + "]");
     CuckooGuard.Builder<Object> builder =
-        CuckooGuard.newBuilder(keys)
-            .name(name)
-            .spec(config.spec())
-            .executor(registry.executor());
+        CuckooGuard.newBuilder(keys).name(name).spec(config.spec()).executor(registry.executor());
     for (RebuildListener listener : registry.rebuildListeners()) {
       builder.addListener(listener);
     }
@@ -142,8 +146,8 @@ public final class EntityGuards {
   }
 
   /**
-   * Streams the ids of every row of the entity (all subclasses) visible to a new transaction of
-   * the tenant, as keys.
+   * Streams the ids of every row of the entity (all subclasses) visible to a new transaction of the
+   * tenant, as keys.
    */
   void scanKeys(@Nullable Object tenantId, Consumer<Object> sink) throws InterruptedException {
     SessionFactoryImplementor factory = registry.factory();
@@ -156,7 +160,8 @@ public final class EntityGuards {
       try {
         var query =
             session
-                .createSelectionQuery("select id(e) from " + root.getEntityName() + " e", Object.class)
+                .createSelectionQuery(
+                    "select id(e) from " + root.getEntityName() + " e", Object.class)
                 .setFetchSize(registry.settings().scanFetchSize())
                 .setReadOnly(true);
         try (var rows = query.scroll(ScrollMode.FORWARD_ONLY)) {

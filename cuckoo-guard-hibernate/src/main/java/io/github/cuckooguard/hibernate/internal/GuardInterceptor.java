@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Compiled against Hibernate 7.x and run on 6.6 too: {@code preMerge}/{@code postMerge} exist
  * only in 7.x (6.6 never calls them); 6.6's deprecated {@code Serializable} variants are not
- * overridden, and its defaults of the {@code Object} variants, which Hibernate calls, reach them
- * in the delegate ({@code HibernateLinkageTest} pins the rest).
+ * overridden, and its defaults of the {@code Object} variants, which Hibernate calls, reach them in
+ * the delegate ({@code HibernateLinkageTest} pins the rest).
  *
  * <p>Thread safety: as thread-safe as the delegate; the added reporting is.
  */
@@ -69,8 +69,13 @@ final class GuardInterceptor implements Interceptor {
   }
 
   @Override
-  public boolean onFlushDirty(Object entity, Object id, Object[] currentState,
-      Object[] previousState, String[] names, Type[] types) {
+  public boolean onFlushDirty(
+      Object entity,
+      Object id,
+      Object[] currentState,
+      Object[] previousState,
+      String[] names,
+      Type[] types) {
     return delegate.onFlushDirty(entity, id, currentState, previousState, names, types);
   }
 
@@ -115,8 +120,13 @@ final class GuardInterceptor implements Interceptor {
   }
 
   @Override
-  public int[] findDirty(Object entity, Object id, Object[] currentState, Object[] previousState,
-      String[] names, Type[] types) {
+  public int[] findDirty(
+      Object entity,
+      Object id,
+      Object[] currentState,
+      Object[] previousState,
+      String[] names,
+      Type[] types) {
     return delegate.findDirty(entity, id, currentState, previousState, names, types);
   }
 
@@ -166,8 +176,14 @@ final class GuardInterceptor implements Interceptor {
   }
 
   @Override
-  public void postMerge(Object source, Object target, Object id, Object[] targetState,
-      Object[] originalState, String[] names, Type[] types) {
+  public void postMerge(
+      Object source,
+      Object target,
+      Object id,
+      Object[] targetState,
+      Object[] originalState,
+      String[] names,
+      Type[] types) {
     delegate.postMerge(source, target, id, targetState, originalState, names, types);
   }
 }

@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Everything the integration keeps for one session factory: the guarded entities, the warm-up
- * executor, the bulk-statement bookkeeping, the sessions waiting to release their connection. Reached from the public API through the listeners
- * registered on the factory ({@link #of}).
+ * executor, the bulk-statement bookkeeping, the sessions waiting to release their connection.
+ * Reached from the public API through the listeners registered on the factory ({@link #of}).
  *
  * <p>Not API. Thread safety: thread-safe; the entity map is built once, on first use.
  */
@@ -29,8 +29,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
   private static final Logger LOGGER = System.getLogger("io.github.cuckooguard.hibernate");
 
   /**
-   * The filter Hibernate defines for a {@code @TenantId} column: {@code TenantIdBinder.FILTER_NAME},
-   * internal, so copied (the same value in 6.6 and 7.x).
+   * The filter Hibernate defines for a {@code @TenantId} column: {@code
+   * TenantIdBinder.FILTER_NAME}, internal, so copied (the same value in 6.6 and 7.x).
    */
   private static final String TENANT_ID_FILTER = "_tenantId";
 
@@ -46,22 +46,25 @@ public final class GuardRegistry implements SessionFactoryObserver {
   private volatile @Nullable Map<String, EntityGuards> byName;
   private volatile @Nullable Replication replication;
 
-  GuardRegistry(SessionFactoryImplementor factory, GuardSettings settings, List<EntityConfig> configs) {
+  GuardRegistry(
+      SessionFactoryImplementor factory, GuardSettings settings, List<EntityConfig> configs) {
     this.factory = factory;
     this.settings = settings;
     this.configs = List.copyOf(configs);
     this.executor = new WarmUpExecutor(Integer.toHexString(System.identityHashCode(factory)));
-    this.rebuildListeners = List.of(new RebuildListener() {
-      @Override
-      public void onFinish(GuardStats stats) {
-        signal();
-      }
+    this.rebuildListeners =
+        List.of(
+            new RebuildListener() {
+              @Override
+              public void onFinish(GuardStats stats) {
+                signal();
+              }
 
-      @Override
-      public void onFailure(Throwable cause) {
-        signal();
-      }
-    });
+              @Override
+              public void onFailure(Throwable cause) {
+                signal();
+              }
+            });
   }
 
   /**
@@ -72,21 +75,27 @@ public final class GuardRegistry implements SessionFactoryObserver {
   public static GuardRegistry of(SessionFactory sessionFactory) {
     SessionFactoryImplementor factory = sessionFactory.unwrap(SessionFactoryImplementor.class);
     var group =
-        factory.getEventEngine().getListenerRegistry()
+        factory
+            .getEventEngine()
+            .getListenerRegistry()
             .getEventListenerGroup(org.hibernate.event.spi.EventType.POST_INSERT);
     List<GuardRegistry> found = new ArrayList<>(1);
-    group.fireEventOnEachListener(found, (listener, list) -> {
-      if (listener instanceof MembershipListener membership) {
-        list.add(membership.registry());
-      }
-    });
+    group.fireEventOnEachListener(
+        found,
+        (listener, list) -> {
+          if (listener instanceof MembershipListener membership) {
+            list.add(membership.registry());
+          }
+        });
     if (!found.isEmpty()) {
       return found.get(0);
     }
-    throw new IllegalArgumentException("Cuckoo guard is not active on session factory "
-        + factory.getName() + ": annotate an entity with @GuardedEntity or list it in"
-        + " hibernate.cuckoo.entities, leave hibernate.cuckoo.enabled unset or true, and keep"
-        + " cuckoo-guard-hibernate on the class path when the factory is built");
+    throw new IllegalArgumentException(
+        "Cuckoo guard is not active on session factory "
+            + factory.getName()
+            + ": annotate an entity with @GuardedEntity or list it in"
+            + " hibernate.cuckoo.entities, leave hibernate.cuckoo.enabled unset or true, and keep"
+            + " cuckoo-guard-hibernate on the class path when the factory is built");
   }
 
   /** Replicates every guard created from now on (set before the factory is created). */
@@ -139,9 +148,14 @@ public final class GuardRegistry implements SessionFactoryObserver {
   public EntityGuards entity(Class<?> entityClass) {
     EntityGuards guards = entities().get(entityClass.getName());
     if (guards == null) {
-      throw new IllegalArgumentException(entityClass.getName() + " is not a guarded entity of"
-          + " session factory " + factory.getName() + "; guarded: " + guardedEntityNames()
-          + ". Annotate it with @GuardedEntity or list it in hibernate.cuckoo.entities");
+      throw new IllegalArgumentException(
+          entityClass.getName()
+              + " is not a guarded entity of"
+              + " session factory "
+              + factory.getName()
+              + "; guarded: "
+              + guardedEntityNames()
+              + ". Annotate it with @GuardedEntity or list it in hibernate.cuckoo.entities");
     }
     return guards;
   }
@@ -167,8 +181,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
   }
 
   /**
-   * The tenant a session opened now would carry: {@code null} without multi-tenancy, otherwise
-   * what the factory's {@code CurrentTenantIdentifierResolver} names.
+   * The tenant a session opened now would carry: {@code null} without multi-tenancy, otherwise what
+   * the factory's {@code CurrentTenantIdentifierResolver} names.
    *
    * @throws IllegalStateException if the factory is multi-tenant and no resolver names a tenant
    */
@@ -179,9 +193,13 @@ public final class GuardRegistry implements SessionFactoryObserver {
     var resolver = factory.getCurrentTenantIdentifierResolver();
     Object tenant = resolver == null ? null : resolver.resolveCurrentTenantIdentifier();
     if (tenant == null) {
-      throw new IllegalStateException("session factory " + factory.getName() + " is multi-tenant"
-          + " and no CurrentTenantIdentifierResolver (hibernate.tenant_identifier_resolver) names"
-          + " the current tenant: " + hint);
+      throw new IllegalStateException(
+          "session factory "
+              + factory.getName()
+              + " is multi-tenant"
+              + " and no CurrentTenantIdentifierResolver (hibernate.tenant_identifier_resolver) names"
+              + " the current tenant: "
+              + hint);
     }
     return tenant;
   }
@@ -251,7 +269,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
     }
     if (kind == SqlStatements.Kind.PROCEDURAL) {
       if (StatementOrigin.isNativeQueryOrProcedure()) {
-        bulkWrites.statement(new LinkedHashSet<>(entities().values()),
+        bulkWrites.statement(
+            new LinkedHashSet<>(entities().values()),
             "a native statement with unknown effect ran: " + abbreviate(sql));
       }
       return;
@@ -263,7 +282,8 @@ public final class GuardRegistry implements SessionFactoryObserver {
       }
     }
     if (!affected.isEmpty() && !StatementOrigin.isEntityPersister()) {
-      bulkWrites.statement(affected, "a bulk or native statement changes its table: " + abbreviate(sql));
+      bulkWrites.statement(
+          affected, "a bulk or native statement changes its table: " + abbreviate(sql));
     }
   }
 
@@ -318,8 +338,12 @@ public final class GuardRegistry implements SessionFactoryObserver {
         guards.forTenant(null);
       }
     }
-    LOGGER.log(Level.INFO, () -> "Cuckoo guard active on " + guardedEntityNames()
-        + (multiTenant() ? " (per tenant, warmed up on first use)" : "; warming up"));
+    LOGGER.log(
+        Level.INFO,
+        () ->
+            "Cuckoo guard active on "
+                + guardedEntityNames()
+                + (multiTenant() ? " (per tenant, warmed up on first use)" : "; warming up"));
   }
 
   @Override

@@ -56,8 +56,13 @@ public final class GuardSessionFactoryBuilderFactory implements SessionFactoryBu
   /** Whether the integrator will guard an entity; true for bad settings, which it reports. */
   private static boolean guardsAnEntity(MetadataImplementor metadata) {
     try {
-      GuardSettings settings = GuardSettings.from(metadata.getMetadataBuildingOptions()
-          .getServiceRegistry().requireService(ConfigurationService.class).getSettings());
+      GuardSettings settings =
+          GuardSettings.from(
+              metadata
+                  .getMetadataBuildingOptions()
+                  .getServiceRegistry()
+                  .requireService(ConfigurationService.class)
+                  .getSettings());
       return settings.enabled()
           && !CuckooGuardIntegrator.guardedEntities(metadata, settings).isEmpty();
     } catch (RuntimeException invalid) {
@@ -82,15 +87,18 @@ public final class GuardSessionFactoryBuilderFactory implements SessionFactoryBu
       SessionFactoryBuilderImplementor builder = delegate();
       SessionFactoryOptions options = builder.buildSessionFactoryOptions();
       BulkHooks hooks = new BulkHooks();
-      builder.applyStatementInspector(new GuardStatementInspector(options.getStatementInspector(), hooks));
+      builder.applyStatementInspector(
+          new GuardStatementInspector(options.getStatementInspector(), hooks));
       Interceptor factoryScoped = options.getInterceptor();
-      Supplier<? extends Interceptor> sessionScoped = options.getStatelessInterceptorImplementorSupplier();
-      boolean noFactoryScoped = factoryScoped == null
-          || factoryScoped.getClass().getName().equals(EMPTY_INTERCEPTOR);
+      Supplier<? extends Interceptor> sessionScoped =
+          options.getStatelessInterceptorImplementorSupplier();
+      boolean noFactoryScoped =
+          factoryScoped == null || factoryScoped.getClass().getName().equals(EMPTY_INTERCEPTOR);
       if (noFactoryScoped && sessionScoped != null) {
         builder.applyStatelessInterceptor(() -> new GuardInterceptor(sessionScoped.get(), hooks));
       } else {
-        builder.applyInterceptor(new GuardInterceptor(noFactoryScoped ? null : factoryScoped, hooks));
+        builder.applyInterceptor(
+            new GuardInterceptor(noFactoryScoped ? null : factoryScoped, hooks));
       }
       return builder.build();
     }

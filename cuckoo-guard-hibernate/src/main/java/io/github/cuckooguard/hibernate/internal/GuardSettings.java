@@ -1,6 +1,5 @@
 package io.github.cuckooguard.hibernate.internal;
 
-import io.github.cuckooguard.hibernate.CuckooGuardSettings;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_ENABLED;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_EXPECTED_INSERTIONS;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_SCAN_FETCH_SIZE;
@@ -12,6 +11,7 @@ import static io.github.cuckooguard.hibernate.CuckooGuardSettings.REBUILD_LOAD_T
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.SCAN_FETCH_SIZE;
 
 import io.github.cuckooguard.GuardSpec;
+import io.github.cuckooguard.hibernate.CuckooGuardSettings;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Arrays;
@@ -26,8 +26,8 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The {@code hibernate.cuckoo.*} settings, parsed and validated once per session factory: the
- * guard settings through the core's {@link GuardSpec#parse} (which rejects unknown names under the
+ * The {@code hibernate.cuckoo.*} settings, parsed and validated once per session factory: the guard
+ * settings through the core's {@link GuardSpec#parse} (which rejects unknown names under the
  * prefix), the integration's own three here.
  *
  * @param enabled the master switch
@@ -35,7 +35,8 @@ import org.jspecify.annotations.Nullable;
  * @param spec the guard settings every guarded entity starts from
  * @param scanFetchSize JDBC fetch size of the id scan
  */
-public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spec, int scanFetchSize) {
+public record GuardSettings(
+    boolean enabled, Set<String> entities, GuardSpec spec, int scanFetchSize) {
 
   private static final Logger LOGGER = System.getLogger("io.github.cuckooguard.hibernate");
 
@@ -43,9 +44,10 @@ public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spe
   private static final Set<String> OWN_NAMES = Set.of("enabled", "entities", "scan-fetch-size");
 
   /** Old names (canonical form) and the settings that replaced them. */
-  private static final Map<String, String> RENAMED = Map.of(
-      "expectedrows", EXPECTED_INSERTIONS,
-      "rebuildthreshold", REBUILD_LOAD_THRESHOLD);
+  private static final Map<String, String> RENAMED =
+      Map.of(
+          "expectedrows", EXPECTED_INSERTIONS,
+          "rebuildthreshold", REBUILD_LOAD_THRESHOLD);
 
   /**
    * Reads the settings from Hibernate's configuration map.
@@ -67,13 +69,14 @@ public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spe
       }
       String renamed = RENAMED.get(canonical(key.substring(PREFIX.length())));
       if (renamed != null) {
-        LOGGER.log(Level.WARNING, "Cuckoo guard: setting " + key + " is deprecated; use " + renamed);
+        LOGGER.log(
+            Level.WARNING, "Cuckoo guard: setting " + key + " is deprecated; use " + renamed);
         key = renamed;
       }
       String earlier = spelledAs.putIfAbsent(canonical(key), e.getKey());
       if (earlier != null) {
-        throw new IllegalArgumentException("settings " + earlier + " and " + e.getKey()
-            + " name the same setting; keep one");
+        throw new IllegalArgumentException(
+            "settings " + earlier + " and " + e.getKey() + " name the same setting; keep one");
       }
       mine.put(key, e.getValue());
     }
@@ -94,16 +97,19 @@ public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spe
    * @param where names the annotation in the error message
    * @throws IllegalArgumentException naming {@code where}, the value and the accepted range
    */
-  static GuardSpec withOverrides(GuardSpec base, long expectedInsertions, double fpp, String where) {
+  static GuardSpec withOverrides(
+      GuardSpec base, long expectedInsertions, double fpp, String where) {
     if (expectedInsertions == 0 && fpp == 0) {
       return base;
     }
     try {
-      GuardSpec.Builder b = GuardSpec.newBuilder()
-          .expectedInsertions(expectedInsertions != 0 ? expectedInsertions : base.expectedInsertions())
-          .expansion(base.expansion())
-          .rebuildLoadThreshold(base.rebuildLoadThreshold())
-          .fppDriftFactor(base.fppDriftFactor());
+      GuardSpec.Builder b =
+          GuardSpec.newBuilder()
+              .expectedInsertions(
+                  expectedInsertions != 0 ? expectedInsertions : base.expectedInsertions())
+              .expansion(base.expansion())
+              .rebuildLoadThreshold(base.rebuildLoadThreshold())
+              .fppDriftFactor(base.fppDriftFactor());
       if (fpp != 0) {
         b.fpp(fpp);
       } else if (base.fpp() > 0) {
@@ -155,13 +161,27 @@ public record GuardSettings(boolean enabled, Set<String> entities, GuardSpec spe
     try {
       size = Long.parseLong(text);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("setting " + SCAN_FETCH_SIZE + " = '" + value
-          + "' is not a whole number (default " + DEFAULT_SCAN_FETCH_SIZE + ")", e);
+      throw new IllegalArgumentException(
+          "setting "
+              + SCAN_FETCH_SIZE
+              + " = '"
+              + value
+              + "' is not a whole number (default "
+              + DEFAULT_SCAN_FETCH_SIZE
+              + ")",
+          e);
     }
     if (size < 1 || size > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("setting " + SCAN_FETCH_SIZE + " = " + size
-          + " is out of range: it must be between 1 and " + Integer.MAX_VALUE + " (default "
-          + DEFAULT_SCAN_FETCH_SIZE + ")");
+      throw new IllegalArgumentException(
+          "setting "
+              + SCAN_FETCH_SIZE
+              + " = "
+              + size
+              + " is out of range: it must be between 1 and "
+              + Integer.MAX_VALUE
+              + " (default "
+              + DEFAULT_SCAN_FETCH_SIZE
+              + ")");
     }
     return (int) size;
   }

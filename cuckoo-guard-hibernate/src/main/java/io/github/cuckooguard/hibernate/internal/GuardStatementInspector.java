@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Chains the application's {@link StatementInspector} (if any) and shows the final SQL to the
- * registry (through {@link BulkHooks}), which detects bulk and native statements on guarded tables. Never changes the SQL.
+ * registry (through {@link BulkHooks}), which detects bulk and native statements on guarded tables.
+ * Never changes the SQL.
  *
  * <p>Thread safety: as thread-safe as the delegate.
  */

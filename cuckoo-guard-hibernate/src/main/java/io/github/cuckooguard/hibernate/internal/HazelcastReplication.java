@@ -28,21 +28,29 @@ final class HazelcastReplication implements Replication {
     } else if (instance instanceof String name) {
       HazelcastInstance found = Hazelcast.getHazelcastInstanceByName(name);
       if (found == null) {
-        throw new IllegalArgumentException("setting " + CuckooGuardSettings.CLUSTER_INSTANCE + " = '" + name
-            + "' names no running Hazelcast member in this JVM; start it before the session factory, or pass"
-            + " the HazelcastInstance itself in the settings map");
+        throw new IllegalArgumentException(
+            "setting "
+                + CuckooGuardSettings.CLUSTER_INSTANCE
+                + " = '"
+                + name
+                + "' names no running Hazelcast member in this JVM; start it before the session factory, or pass"
+                + " the HazelcastInstance itself in the settings map");
       }
       this.member = found;
     } else {
-      throw new IllegalArgumentException("setting " + CuckooGuardSettings.CLUSTER_INSTANCE + " is a "
-          + instance.getClass().getName() + "; give a HazelcastInstance (a member, not a client) or its name");
+      throw new IllegalArgumentException(
+          "setting "
+              + CuckooGuardSettings.CLUSTER_INSTANCE
+              + " is a "
+              + instance.getClass().getName()
+              + "; give a HazelcastInstance (a member, not a client) or its name");
     }
   }
 
   @Override
   public ReplicatedGuard<Object> join(CuckooGuard<Object> guard) {
-    HazelcastGuardGroup.Builder<Object> b = HazelcastGuardGroup.newBuilder(member, guard)
-        .name(settings.groupPrefix() + guard.name());
+    HazelcastGuardGroup.Builder<Object> b =
+        HazelcastGuardGroup.newBuilder(member, guard).name(settings.groupPrefix() + guard.name());
     if (settings.leaseMillis() > 0) {
       b.lease(Duration.ofMillis(settings.leaseMillis()));
     }

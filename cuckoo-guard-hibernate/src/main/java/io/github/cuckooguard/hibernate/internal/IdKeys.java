@@ -22,16 +22,16 @@ import org.hibernate.metamodel.mapping.EntityIdentifierMapping;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns an entity id into the key a guard stores: a canonical value that is equal for every two
- * ids the database treats as the same row, and the {@link Funnel} that hashes it.
+ * Turns an entity id into the key a guard stores: a canonical value that is equal for every two ids
+ * the database treats as the same row, and the {@link Funnel} that hashes it.
  *
  * <p>Ids are broken down into their JDBC values (an {@code @EmbeddedId} or {@code @IdClass} into
  * its columns, a converted id into its column value) and each value is normalised so that the
- * mapping is many-to-one towards the database's notion of equality: integral numbers become
- * {@code long}, a {@link BigDecimal} loses trailing zeros, and strings are folded (accents
- * removed, case folded, trailing spaces dropped) so that case- and accent-insensitive collations
- * and PAD SPACE comparison cannot make two "different" keys hit one row. Folding only merges
- * keys, which costs false positives, never false negatives.
+ * mapping is many-to-one towards the database's notion of equality: integral numbers become {@code
+ * long}, a {@link BigDecimal} loses trailing zeros, and strings are folded (accents removed, case
+ * folded, trailing spaces dropped) so that case- and accent-insensitive collations and PAD SPACE
+ * comparison cannot make two "different" keys hit one row. Folding only merges keys, which costs
+ * false positives, never false negatives.
  */
 final class IdKeys implements Funnel<Object> {
 
@@ -98,7 +98,9 @@ final class IdKeys implements Funnel<Object> {
   }
 
   static Object normalize(Object value) {
-    if (value instanceof Long || value instanceof Integer || value instanceof Short
+    if (value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
         || value instanceof Byte) {
       return ((Number) value).longValue();
     }
@@ -132,8 +134,7 @@ final class IdKeys implements Funnel<Object> {
       ascii = trimmed.charAt(i) < 0x80;
     }
     if (!ascii) {
-      trimmed =
-          Normalizer.normalize(trimmed, Normalizer.Form.NFKD).replaceAll("\\p{M}+", "");
+      trimmed = Normalizer.normalize(trimmed, Normalizer.Form.NFKD).replaceAll("\\p{M}+", "");
     }
     return trimmed.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
   }
@@ -170,9 +171,7 @@ final class IdKeys implements Funnel<Object> {
       // types stay apart.
       byte[] type = part.getClass().getName().getBytes(StandardCharsets.UTF_8);
       byte[] text = part.toString().getBytes(StandardCharsets.UTF_8);
-      sink.putByte((byte) 7)
-          .putInt(type.length).putBytes(type)
-          .putInt(text.length).putBytes(text);
+      sink.putByte((byte) 7).putInt(type.length).putBytes(type).putInt(text.length).putBytes(text);
     }
   }
 

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The adapter's half of the core's write protocol: entity inserts and deletes of {@code Session}
- * and {@code StatelessSession} reach the guard of the root entity and the session's tenant as
- * write handles ({@link PendingEnter}, {@link PendingLeave}), begun before the change can become
- * visible to another transaction and ended once it is decided.
+ * and {@code StatelessSession} reach the guard of the root entity and the session's tenant as write
+ * handles ({@link PendingEnter}, {@link PendingLeave}), begun before the change can become visible
+ * to another transaction and ended once it is decided.
  *
  * <pre>
  * write                               begins                       ends
@@ -46,19 +46,20 @@ import org.jspecify.annotations.Nullable;
  * own, or one the application opened on a connection it supplied. Hibernate also reports a
  * transaction in progress for a supplied connection in auto-commit mode, where each statement
  * commits as it runs, so the connection's mode decides; a connection not acquired yet will be
- * acquired by the transaction with auto-commit off (JTA: the transaction manager rolls back what
- * it enlisted); a driver that will not say counts as auto-commit. The choice is made once per
- * insert, at PRE_INSERT, and the insert's handle carries it to its end.
+ * acquired by the transaction with auto-commit off (JTA: the transaction manager rolls back what it
+ * enlisted); a driver that will not say counts as auto-commit. The choice is made once per insert,
+ * at PRE_INSERT, and the insert's handle carries it to its end.
  *
- * <p>Why no row that exists is reported absent. Take a row of id {@code k} that a new
- * transaction sees (committed), and a guard that is not in pass-through.
+ * <p>Why no row that exists is reported absent. Take a row of id {@code k} that a new transaction
+ * sees (committed), and a guard that is not in pass-through.
+ *
  * <ul>
  *   <li>Its insert was reported by an entity event (else it was a bulk, native or upsert write, or
  *       an identity insert outside a transaction: those hold the entity and mark it stale, so the
  *       guard passes through until a rebuild whose scan began after the row was committed). The
- *       enter began before the row could be visible: at PRE_INSERT before the statement; or, for
- *       an identity insert in a transaction, after the statement but before the commit that makes
- *       it visible. From then until the handle ends, the key is in flight and the core keeps its
+ *       enter began before the row could be visible: at PRE_INSERT before the statement; or, for an
+ *       identity insert in a transaction, after the statement but before the commit that makes it
+ *       visible. From then until the handle ends, the key is in flight and the core keeps its
  *       fingerprint in the current filter and in any filter a rebuild swaps in.
  *   <li>The handle ends with {@code visible()} only once the row is committed: after the
  *       transaction's commit, or, outside a transaction, after the session gave its connection back
@@ -66,32 +67,36 @@ import org.jspecify.annotations.Nullable;
  *       connection; see SessionReleases). A scan that starts later sees the row; one that started
  *       earlier is covered by the core (the key was in flight during it; RebuildState's proof).
  *   <li>It ends with {@code abort()} only after a rollback of a transaction on a connection with
- *       auto-commit off: the row never became visible. A duplicate insert of a visible id fails
- *       and is aborted that way; the core keeps the existing row's fingerprint, also across a
- *       rebuild (RebuildState's settle). Outside a transaction nothing is aborted: a failed insert
- *       keeps a spare fingerprint (a false positive until the next rebuild).
- *   <li>A delete of {@code k} begins its leave while its DELETE is still uncommitted, so the row
- *       is visible until after the announcement; {@code gone()} comes after the commit, and a
- *       rollback cancels. Deletes outside a transaction could only be reported after the row is
- *       gone, which the protocol forbids (a rebuild swapped in meanwhile would lose a colliding
- *       key's fingerprint), so they are not reported at all.
+ *       auto-commit off: the row never became visible. A duplicate insert of a visible id fails and
+ *       is aborted that way; the core keeps the existing row's fingerprint, also across a rebuild
+ *       (RebuildState's settle). Outside a transaction nothing is aborted: a failed insert keeps a
+ *       spare fingerprint (a false positive until the next rebuild).
+ *   <li>A delete of {@code k} begins its leave while its DELETE is still uncommitted, so the row is
+ *       visible until after the announcement; {@code gone()} comes after the commit, and a rollback
+ *       cancels. Deletes outside a transaction could only be reported after the row is gone, which
+ *       the protocol forbids (a rebuild swapped in meanwhile would lose a colliding key's
+ *       fingerprint), so they are not reported at all.
  *   <li>Writes of one id are ordered by the database (an insert of {@code k} succeeds only once no
  *       other committed or uncommitted row holds {@code k}); the handles of one key commute in the
  *       guard (a delete and a re-insert in one transaction: one leave, one enter, ended together),
  *       so their completion callbacks may run in any order.
  * </ul>
+ *
  * The key source is then a plain {@code select id} scan ({@link TenantGuard}).
  *
- * <p>Thread safety: stateless apart from the registry and the thread-local identity insert
- * between PRE_INSERT and POST_INSERT of one entity (both run on the inserting thread); safe for
- * concurrent sessions. Completion callbacks may run on another thread (JTA); Hibernate hands the
- * handle over with the callback.
+ * <p>Thread safety: stateless apart from the registry and the thread-local identity insert between
+ * PRE_INSERT and POST_INSERT of one entity (both run on the inserting thread); safe for concurrent
+ * sessions. Completion callbacks may run on another thread (JTA); Hibernate hands the handle over
+ * with the callback.
  */
 final class MembershipListener
-    implements PreInsertEventListener, PostInsertEventListener, PostDeleteEventListener,
+    implements PreInsertEventListener,
+        PostInsertEventListener,
+        PostDeleteEventListener,
         PreUpsertEventListener {
 
   private final GuardRegistry registry;
+
   /** The entity whose identity INSERT runs on this thread between PRE_INSERT and POST_INSERT. */
   private final ThreadLocal<WeakReference<Object>> identityInsert = new ThreadLocal<>();
 
@@ -121,8 +126,10 @@ final class MembershipListener
       if (inTransaction) {
         identityInsert.set(new WeakReference<>(event.getEntity()));
       } else {
-        registry.bulkWrites().holdUntilSessionEnds(guard.entity(), session,
-            "insert of a generated id outside a transaction");
+        registry
+            .bulkWrites()
+            .holdUntilSessionEnds(
+                guard.entity(), session, "insert of a generated id outside a transaction");
       }
       return false;
     }
@@ -145,7 +152,8 @@ final class MembershipListener
     }
     identityInsert.remove();
     SharedSessionContractImplementor session = EventSessions.of(event);
-    if (session == null) { // PRE_INSERT had one; never expected, but then the safe way: pass through
+    if (session
+        == null) { // PRE_INSERT had one; never expected, but then the safe way: pass through
       sessionUnknown(event.getPersister(), "insert");
       return;
     }
@@ -197,8 +205,14 @@ final class MembershipListener
   private void sessionUnknown(EntityPersister persister, String write) {
     EntityGuards entity = registry.entity(persister.getEntityName());
     if (entity != null) {
-      registry.bulkWrites().statement(Set.of(entity), "a StatelessSession " + write + " on"
-          + " Hibernate 6.6, whose events do not name the session");
+      registry
+          .bulkWrites()
+          .statement(
+              Set.of(entity),
+              "a StatelessSession "
+                  + write
+                  + " on"
+                  + " Hibernate 6.6, whose events do not name the session");
     }
   }
 
@@ -208,8 +222,8 @@ final class MembershipListener
   }
 
   /**
-   * Whether a write runs in a transaction that commits later on a connection with auto-commit
-   * off (see the class comment).
+   * Whether a write runs in a transaction that commits later on a connection with auto-commit off
+   * (see the class comment).
    */
   private static boolean inTransaction(SharedSessionContractImplementor session) {
     if (!session.isTransactionInProgress()) {
@@ -220,12 +234,14 @@ final class MembershipListener
         || Boolean.FALSE.equals(SessionReleases.autoCommit(connection));
   }
 
-  private @Nullable TenantGuard guardFor(EntityPersister persister, SharedSessionContractImplementor session) {
+  private @Nullable TenantGuard guardFor(
+      EntityPersister persister, SharedSessionContractImplementor session) {
     EntityGuards entity = registry.entity(persister.getEntityName());
     return entity == null ? null : entity.forTenant(session.getTenantIdentifierValue());
   }
 
-  private static Object keyOf(TenantGuard guard, Object id, SharedSessionContractImplementor session) {
+  private static Object keyOf(
+      TenantGuard guard, Object id, SharedSessionContractImplementor session) {
     return guard.entity().keys().keyOf(id, session);
   }
 }

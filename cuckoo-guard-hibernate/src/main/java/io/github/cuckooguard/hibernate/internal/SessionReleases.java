@@ -60,11 +60,14 @@ final class SessionReleases {
 
   /** Runs {@code action} at the release point of {@code session}. */
   void after(SharedSessionContractImplementor session, Action action) {
-    open.computeIfAbsent(session, s -> {
-      Release release = new Release(s);
-      s.getEventListenerManager().addListener(release);
-      return release;
-    }).add(action);
+    open.computeIfAbsent(
+            session,
+            s -> {
+              Release release = new Release(s);
+              s.getEventListenerManager().addListener(release);
+              return release;
+            })
+        .add(action);
   }
 
   /**

@@ -7,9 +7,9 @@ import java.util.Locale;
  *
  * <p>This is deliberately coarse and errs towards "it can": a statement classified as {@link
  * Kind#ROW_CHANGE} that in fact changes nothing only costs a rebuild; the opposite would cost a
- * false negative. Only the leading keyword decides, after comments and parentheses; a {@code
- * WITH} statement is a row change if any data-modifying keyword appears in it (PostgreSQL's
- * {@code WITH d AS (DELETE ... RETURNING ...) SELECT}).
+ * false negative. Only the leading keyword decides, after comments and parentheses; a {@code WITH}
+ * statement is a row change if any data-modifying keyword appears in it (PostgreSQL's {@code WITH d
+ * AS (DELETE ... RETURNING ...) SELECT}).
  */
 final class SqlStatements {
 

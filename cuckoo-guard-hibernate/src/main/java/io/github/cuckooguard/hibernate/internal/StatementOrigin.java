@@ -7,8 +7,8 @@ package io.github.cuckooguard.hibernate.internal;
  * persister's own INSERT or DELETE (reported to it through entity events) from a bulk or native
  * statement on the same table (reported by nothing). Hibernate prepares the former through its
  * mutation statement preparer and the latter through the query statement preparer. The stack is
- * walked only for statements that change a guarded table, and the test that matters fails safe:
- * if a Hibernate upgrade renamed the mutation preparer, entity writes would be taken for bulk
+ * walked only for statements that change a guarded table, and the test that matters fails safe: if
+ * a Hibernate upgrade renamed the mutation preparer, entity writes would be taken for bulk
  * statements and the guard would pass through (slow, never wrong). The build's tests pin both
  * directions.
  */
@@ -25,15 +25,23 @@ final class StatementOrigin {
 
   /** Whether an entity or collection persister is preparing the statement. */
   static boolean isEntityPersister() {
-    return WALKER.walk(frames -> frames.limit(MAX_DEPTH)
-        .anyMatch(frame -> frame.getClassName().startsWith(ENTITY_MUTATION_PREPARER)));
+    return WALKER.walk(
+        frames ->
+            frames
+                .limit(MAX_DEPTH)
+                .anyMatch(frame -> frame.getClassName().startsWith(ENTITY_MUTATION_PREPARER)));
   }
 
   /** Whether a native query or a stored procedure call is preparing the statement. */
   static boolean isNativeQueryOrProcedure() {
-    return WALKER.walk(frames -> frames.limit(MAX_DEPTH).anyMatch(frame -> {
-      String name = frame.getClassName();
-      return name.startsWith(NATIVE_QUERIES) || name.startsWith(PROCEDURE_CALLS);
-    }));
+    return WALKER.walk(
+        frames ->
+            frames
+                .limit(MAX_DEPTH)
+                .anyMatch(
+                    frame -> {
+                      String name = frame.getClassName();
+                      return name.startsWith(NATIVE_QUERIES) || name.startsWith(PROCEDURE_CALLS);
+                    }));
   }
 }

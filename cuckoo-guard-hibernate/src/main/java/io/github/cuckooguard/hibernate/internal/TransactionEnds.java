@@ -41,11 +41,14 @@ final class TransactionEnds {
   void after(SharedSessionContractImplementor session, Runnable committed, Runnable rolledBack) {
     TransactionCoordinator coordinator = session.getTransactionCoordinator();
     while (true) {
-      Batch batch = open.computeIfAbsent(coordinator, c -> {
-        Batch created = new Batch(c);
-        c.addObserver(created);
-        return created;
-      });
+      Batch batch =
+          open.computeIfAbsent(
+              coordinator,
+              c -> {
+                Batch created = new Batch(c);
+                c.addObserver(created);
+                return created;
+              });
       if (batch.add(committed, rolledBack)) {
         return;
       }
@@ -58,6 +61,7 @@ final class TransactionEnds {
   private final class Batch implements TransactionObserver {
     /** Weak: the coordinator holds this observer, a strong reference would pin the map key. */
     private final WeakReference<TransactionCoordinator> coordinator;
+
     private final List<End> ends = new ArrayList<>();
     private boolean fired;
 

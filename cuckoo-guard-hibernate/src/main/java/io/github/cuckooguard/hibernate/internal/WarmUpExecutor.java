@@ -27,13 +27,22 @@ final class WarmUpExecutor implements Executor {
 
   WarmUpExecutor(String factoryName) {
     AtomicInteger count = new AtomicInteger();
-    ThreadFactory threads = task -> {
-      Thread thread = new Thread(task, "cuckoo-guard-" + factoryName + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-    pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), threads, new ThreadPoolExecutor.DiscardPolicy());
+    ThreadFactory threads =
+        task -> {
+          Thread thread =
+              new Thread(task, "cuckoo-guard-" + factoryName + "-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+    pool =
+        new ThreadPoolExecutor(
+            THREADS,
+            THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            threads,
+            new ThreadPoolExecutor.DiscardPolicy());
     pool.allowCoreThreadTimeOut(true);
   }
 

@@ -35,10 +35,27 @@ class GuardSettingsTest {
 
   @Test
   void parsesStringsAndNumbersInAnySpelling() {
-    GuardSettings settings = GuardSettings.from(Map.of(ENABLED, "FALSE", ENTITIES, " a.B , C ,",
-        EXPECTED_INSERTIONS, "1_000", FPP, 0.001, REBUILD_LOAD_THRESHOLD, "0.5",
-        "hibernate.cuckoo.scan-fetch-size", 64, SEED, 7, "hibernate.cuckoo.fppDriftFactor", "4",
-        "unrelated.setting", "x"));
+    GuardSettings settings =
+        GuardSettings.from(
+            Map.of(
+                ENABLED,
+                "FALSE",
+                ENTITIES,
+                " a.B , C ,",
+                EXPECTED_INSERTIONS,
+                "1_000",
+                FPP,
+                0.001,
+                REBUILD_LOAD_THRESHOLD,
+                "0.5",
+                "hibernate.cuckoo.scan-fetch-size",
+                64,
+                SEED,
+                7,
+                "hibernate.cuckoo.fppDriftFactor",
+                "4",
+                "unrelated.setting",
+                "x"));
     assertThat(settings.enabled()).isFalse();
     assertThat(settings.entities()).isEqualTo(Set.of("a.B", "C"));
     assertThat(settings.spec().expectedInsertions()).isEqualTo(1000);
@@ -55,20 +72,33 @@ class GuardSettingsTest {
       assertThatThrownBy(() -> GuardSettings.from(Map.of(typo, "1")))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining(typo)
-          .hasMessageContaining("fpp").hasMessageContaining("expected-insertions")
-          .hasMessageContaining("enabled").hasMessageContaining("entities")
+          .hasMessageContaining("fpp")
+          .hasMessageContaining("expected-insertions")
+          .hasMessageContaining("enabled")
+          .hasMessageContaining("entities")
           .hasMessageContaining("scan-fetch-size");
     }
   }
 
   @Test
   void oldNamesStillWork() {
-    GuardSettings settings = GuardSettings.from(Map.of("hibernate.cuckoo.expected_rows", "500",
-        "hibernate.cuckoo.rebuild_threshold", "0.6"));
+    GuardSettings settings =
+        GuardSettings.from(
+            Map.of(
+                "hibernate.cuckoo.expected_rows",
+                "500",
+                "hibernate.cuckoo.rebuild_threshold",
+                "0.6"));
     assertThat(settings.spec().expectedInsertions()).isEqualTo(500);
     assertThat(settings.spec().rebuildLoadThreshold()).isEqualTo(0.6);
-    assertThatThrownBy(() -> GuardSettings.from(Map.of("hibernate.cuckoo.expected_rows", "500",
-        "hibernate.cuckoo.expectedInsertions", "600")))
+    assertThatThrownBy(
+            () ->
+                GuardSettings.from(
+                    Map.of(
+                        "hibernate.cuckoo.expected_rows",
+                        "500",
+                        "hibernate.cuckoo.expectedInsertions",
+                        "600")))
         .hasMessageContaining("name the same setting");
   }
 
@@ -76,26 +106,34 @@ class GuardSettingsTest {
   void badValuesNameTheSettingAndTheValue() {
     assertThatThrownBy(() -> GuardSettings.from(Map.of(FPP, "1.5")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(FPP).hasMessageContaining("1.5").hasMessageContaining("(0, 1)");
+        .hasMessageContaining(FPP)
+        .hasMessageContaining("1.5")
+        .hasMessageContaining("(0, 1)");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(EXPECTED_INSERTIONS, "0")))
-        .hasMessageContaining(EXPECTED_INSERTIONS).hasMessageContaining("(0)");
+        .hasMessageContaining(EXPECTED_INSERTIONS)
+        .hasMessageContaining("(0)");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(EXPECTED_INSERTIONS, "many")))
-        .hasMessageContaining(EXPECTED_INSERTIONS).hasMessageContaining("many")
+        .hasMessageContaining(EXPECTED_INSERTIONS)
+        .hasMessageContaining("many")
         .hasMessageContaining("not a number");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(REBUILD_LOAD_THRESHOLD, 1.5)))
-        .hasMessageContaining(REBUILD_LOAD_THRESHOLD).hasMessageContaining("1.5");
+        .hasMessageContaining(REBUILD_LOAD_THRESHOLD)
+        .hasMessageContaining("1.5");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(FPP, "0.01", FINGERPRINT_BITS, "8")))
-        .hasMessageContaining("fingerprintBits").hasMessageContaining("fpp");
+        .hasMessageContaining("fingerprintBits")
+        .hasMessageContaining("fpp");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(ENABLED, "yes")))
         .hasMessageContaining("use true or false");
     assertThatThrownBy(() -> GuardSettings.from(Map.of(SCAN_FETCH_SIZE, -3)))
-        .hasMessageContaining(SCAN_FETCH_SIZE).hasMessageContaining("-3");
+        .hasMessageContaining(SCAN_FETCH_SIZE)
+        .hasMessageContaining("-3");
   }
 
   @Test
   void annotationValuesOverrideCapacityAndFppOnly() {
-    GuardSpec base = GuardSettings.from(Map.of(FINGERPRINT_BITS, 6, SEED, 3,
-        REBUILD_LOAD_THRESHOLD, 0.7)).spec();
+    GuardSpec base =
+        GuardSettings.from(Map.of(FINGERPRINT_BITS, 6, SEED, 3, REBUILD_LOAD_THRESHOLD, 0.7))
+            .spec();
     assertThat(GuardSettings.withOverrides(base, 0, 0, "here")).isSameAs(base);
     GuardSpec sized = GuardSettings.withOverrides(base, 42, 0, "here");
     assertThat(sized.expectedInsertions()).isEqualTo(42);
@@ -106,6 +144,7 @@ class GuardSettingsTest {
     assertThat(precise.fpp()).isEqualTo(0.001);
     assertThat(precise.expectedInsertions()).isEqualTo(base.expectedInsertions());
     assertThatThrownBy(() -> GuardSettings.withOverrides(base, -1, 0, "@GuardedEntity on X"))
-        .hasMessageContaining("@GuardedEntity on X").hasMessageContaining("-1");
+        .hasMessageContaining("@GuardedEntity on X")
+        .hasMessageContaining("-1");
   }
 }

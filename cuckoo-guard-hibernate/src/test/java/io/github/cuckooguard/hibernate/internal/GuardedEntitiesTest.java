@@ -50,10 +50,11 @@ class GuardedEntitiesTest {
   }
 
   private Metadata metadata(Class<?>... entities) {
-    registry = new StandardServiceRegistryBuilder()
-        .applySetting("hibernate.dialect", "org.hibernate.dialect.H2Dialect")
-        .applySetting("hibernate.boot.allow_jdbc_metadata_access", "false")
-        .build();
+    registry =
+        new StandardServiceRegistryBuilder()
+            .applySetting("hibernate.dialect", "org.hibernate.dialect.H2Dialect")
+            .applySetting("hibernate.boot.allow_jdbc_metadata_access", "false")
+            .build();
     MetadataSources sources = new MetadataSources(registry);
     for (Class<?> entity : entities) {
       sources.addAnnotatedClass(entity);
@@ -67,18 +68,30 @@ class GuardedEntitiesTest {
 
   @Test
   void annotatedAndListedEntitiesAreGuardedPerRoot() {
-    Metadata metadata = metadata(Book.class, Animal.class, Dog.class, Cat.class, Ledger.class, Plain.class);
-    List<EntityConfig> configs = CuckooGuardIntegrator.guardedEntities(metadata,
-        settings(Map.of(CuckooGuardSettings.ENTITIES, "Ledger", CuckooGuardSettings.FPP, 0.02)));
+    Metadata metadata =
+        metadata(Book.class, Animal.class, Dog.class, Cat.class, Ledger.class, Plain.class);
+    List<EntityConfig> configs =
+        CuckooGuardIntegrator.guardedEntities(
+            metadata,
+            settings(
+                Map.of(CuckooGuardSettings.ENTITIES, "Ledger", CuckooGuardSettings.FPP, 0.02)));
 
-    assertThat(configs).extracting(EntityConfig::rootEntityName).containsExactlyInAnyOrder(
-        Book.class.getName(), Animal.class.getName(), Ledger.class.getName());
-    EntityConfig book = configs.stream()
-        .filter(c -> c.rootEntityName().equals(Book.class.getName())).findFirst().orElseThrow();
+    assertThat(configs)
+        .extracting(EntityConfig::rootEntityName)
+        .containsExactlyInAnyOrder(
+            Book.class.getName(), Animal.class.getName(), Ledger.class.getName());
+    EntityConfig book =
+        configs.stream()
+            .filter(c -> c.rootEntityName().equals(Book.class.getName()))
+            .findFirst()
+            .orElseThrow();
     assertThat(book.spec().expectedInsertions()).isEqualTo(10_000); // the annotation wins
     assertThat(book.spec().fpp()).isEqualTo(0.01);
-    EntityConfig ledger = configs.stream()
-        .filter(c -> c.rootEntityName().equals(Ledger.class.getName())).findFirst().orElseThrow();
+    EntityConfig ledger =
+        configs.stream()
+            .filter(c -> c.rootEntityName().equals(Ledger.class.getName()))
+            .findFirst()
+            .orElseThrow();
     assertThat(ledger.spec().fpp()).isEqualTo(0.02); // the setting's default
     assertThat(ledger.spec().expectedInsertions())
         .isEqualTo(CuckooGuardSettings.DEFAULT_EXPECTED_INSERTIONS);
@@ -87,10 +100,13 @@ class GuardedEntitiesTest {
   @Test
   void unknownListedEntityFailsWithItsName() {
     Metadata metadata = metadata(Book.class);
-    assertThatThrownBy(() -> CuckooGuardIntegrator.guardedEntities(metadata,
-        settings(Map.of(CuckooGuardSettings.ENTITIES, "Nope"))))
+    assertThatThrownBy(
+            () ->
+                CuckooGuardIntegrator.guardedEntities(
+                    metadata, settings(Map.of(CuckooGuardSettings.ENTITIES, "Nope"))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("[Nope]").hasMessageContaining("not mapped");
+        .hasMessageContaining("[Nope]")
+        .hasMessageContaining("not mapped");
   }
 
   @Test
@@ -98,7 +114,8 @@ class GuardedEntitiesTest {
     Metadata metadata = metadata(BadFpp.class);
     assertThatThrownBy(() -> CuckooGuardIntegrator.guardedEntities(metadata, settings(Map.of())))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("@GuardedEntity on").hasMessageContaining("BadFpp")
+        .hasMessageContaining("@GuardedEntity on")
+        .hasMessageContaining("BadFpp")
         .hasMessageContaining("fpp (2.0)");
   }
 

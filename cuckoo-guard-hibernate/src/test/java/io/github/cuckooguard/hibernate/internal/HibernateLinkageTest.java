@@ -24,11 +24,11 @@ import org.hibernate.Version;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every Hibernate class, method and field the adapter's compiled classes refer to exists, with
- * the same descriptor, in the Hibernate ORM on the test class path.
+ * Every Hibernate class, method and field the adapter's compiled classes refer to exists, with the
+ * same descriptor, in the Hibernate ORM on the test class path.
  *
- * <p>The adapter is compiled once, against the build's Hibernate 7.x, and must also link on 6.6:
- * a source that compiles against both can still call a method that only one has (a changed return
+ * <p>The adapter is compiled once, against the build's Hibernate 7.x, and must also link on 6.6: a
+ * source that compiles against both can still call a method that only one has (a changed return
  * type is a different method to the JVM: {@code PreInsertEvent.getSession()} returns {@code
  * EventSource} on 6.6). In the cuckoo-guard-hibernate module this runs against 7.x; in
  * cuckoo-guard-hibernate-h66-tests, against 6.6, where it reads the very classes of the
@@ -38,10 +38,11 @@ import org.junit.jupiter.api.Test;
 class HibernateLinkageTest {
 
   /** References that may be missing: never executed on a Hibernate line that lacks them. */
-  private static final Set<String> ONLY_ON_7 = Set.of(
-      // 7.x merge callbacks, delegated to the application's interceptor; 6.6 never calls them
-      "org/hibernate/Interceptor.preMerge:(Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/String;[Lorg/hibernate/type/Type;)V",
-      "org/hibernate/Interceptor.postMerge:(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/String;[Lorg/hibernate/type/Type;)V");
+  private static final Set<String> ONLY_ON_7 =
+      Set.of(
+          // 7.x merge callbacks, delegated to the application's interceptor; 6.6 never calls them
+          "org/hibernate/Interceptor.preMerge:(Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/String;[Lorg/hibernate/type/Type;)V",
+          "org/hibernate/Interceptor.postMerge:(Ljava/lang/Object;Ljava/lang/Object;Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/Object;[Ljava/lang/String;[Lorg/hibernate/type/Type;)V");
 
   @Test
   void everyHibernateMemberTheAdapterUsesLinksOnThisHibernate() throws Exception {
@@ -59,17 +60,24 @@ class HibernateLinkageTest {
       }
     }
     assertThat(unresolved)
-        .as("Hibernate members used by cuckoo-guard-hibernate but missing in Hibernate "
-            + Version.getVersionString())
+        .as(
+            "Hibernate members used by cuckoo-guard-hibernate but missing in Hibernate "
+                + Version.getVersionString())
         .isEmpty();
   }
 
   private static List<Path> adapterClassFiles() throws IOException, URISyntaxException {
-    Path location = Path.of(CuckooGuardIntegrator.class.getProtectionDomain().getCodeSource()
-        .getLocation().toURI());
-    Path root = Files.isDirectory(location)
-        ? location
-        : java.nio.file.FileSystems.newFileSystem(location).getPath("/");
+    Path location =
+        Path.of(
+            CuckooGuardIntegrator.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
+    Path root =
+        Files.isDirectory(location)
+            ? location
+            : java.nio.file.FileSystems.newFileSystem(location).getPath("/");
     try (Stream<Path> files = Files.walk(root.resolve("io/github/cuckooguard/hibernate"))) {
       return files.filter(p -> p.toString().endsWith(".class")).toList();
     }
@@ -117,8 +125,13 @@ class HibernateLinkageTest {
         String owner = utf8[first[first[i]]];
         if (owner.startsWith("org/hibernate/")) {
           int nameAndType = second[i];
-          found.add(owner + "." + utf8[first[nameAndType]] + ":" + (tag[i] == 9 ? "F" : "")
-              + utf8[second[nameAndType]]);
+          found.add(
+              owner
+                  + "."
+                  + utf8[first[nameAndType]]
+                  + ":"
+                  + (tag[i] == 9 ? "F" : "")
+                  + utf8[second[nameAndType]]);
         }
       }
     }
@@ -130,7 +143,9 @@ class HibernateLinkageTest {
     String owner = dot < 0 ? reference : reference.substring(0, dot);
     Class<?> type;
     try {
-      type = Class.forName(owner.replace('/', '.'), false, HibernateLinkageTest.class.getClassLoader());
+      type =
+          Class.forName(
+              owner.replace('/', '.'), false, HibernateLinkageTest.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
@@ -146,7 +161,8 @@ class HibernateLinkageTest {
     if (name.equals("<init>")) {
       for (Constructor<?> constructor : type.getDeclaredConstructors()) {
         if (MethodType.methodType(void.class, constructor.getParameterTypes())
-            .toMethodDescriptorString().equals(descriptor)) {
+            .toMethodDescriptorString()
+            .equals(descriptor)) {
           return true;
         }
       }
@@ -176,8 +192,10 @@ class HibernateLinkageTest {
 
   private static boolean hasMethod(Class<?> c, String name, String descriptor) {
     for (Method method : c.getDeclaredMethods()) {
-      if (method.getName().equals(name) && MethodType.methodType(method.getReturnType(),
-          method.getParameterTypes()).toMethodDescriptorString().equals(descriptor)) {
+      if (method.getName().equals(name)
+          && MethodType.methodType(method.getReturnType(), method.getParameterTypes())
+              .toMethodDescriptorString()
+              .equals(descriptor)) {
         return true;
       }
     }

@@ -14,7 +14,8 @@ class SqlStatementsTest {
   void classifiesByLeadingKeywordAfterCommentsAndParentheses() {
     assertThat(SqlStatements.classify("select b1_0.id from Book b1_0")).isEqualTo(READ);
     assertThat(SqlStatements.classify("  /* hql */ (select 1)")).isEqualTo(READ);
-    assertThat(SqlStatements.classify("insert into ledger (code) values (?)")).isEqualTo(ROW_CHANGE);
+    assertThat(SqlStatements.classify("insert into ledger (code) values (?)"))
+        .isEqualTo(ROW_CHANGE);
     assertThat(SqlStatements.classify("-- note\nDELETE FROM ledger")).isEqualTo(ROW_CHANGE);
     assertThat(SqlStatements.classify("merge into ledger using x on (1=1)")).isEqualTo(ROW_CHANGE);
     assertThat(SqlStatements.classify("truncate table ledger")).isEqualTo(ROW_CHANGE);
@@ -26,8 +27,9 @@ class SqlStatementsTest {
 
   @Test
   void dataModifyingCteIsARowChange() {
-    assertThat(SqlStatements.classify(
-        "with d as (delete from ledger where amount < 0 returning code) select count(*) from d"))
+    assertThat(
+            SqlStatements.classify(
+                "with d as (delete from ledger where amount < 0 returning code) select count(*) from d"))
         .isEqualTo(ROW_CHANGE);
     assertThat(SqlStatements.classify("with t as (select 1 as x) select x from t")).isEqualTo(READ);
   }
@@ -35,8 +37,11 @@ class SqlStatementsTest {
   @Test
   void tablesMatchAsWholeIdentifiersQuotedOrQualified() {
     assertThat(SqlStatements.mentionsTable("delete from LEDGER l1_0", "ledger")).isTrue();
-    assertThat(SqlStatements.mentionsTable("insert into \"PUBLIC\".\"ledger\" values (1)", "ledger")).isTrue();
-    assertThat(SqlStatements.mentionsTable("insert into HT_ledger select * from x", "ledger")).isFalse();
+    assertThat(
+            SqlStatements.mentionsTable("insert into \"PUBLIC\".\"ledger\" values (1)", "ledger"))
+        .isTrue();
+    assertThat(SqlStatements.mentionsTable("insert into HT_ledger select * from x", "ledger"))
+        .isFalse();
     assertThat(SqlStatements.mentionsTable("delete from ledger_archive", "ledger")).isFalse();
   }
 

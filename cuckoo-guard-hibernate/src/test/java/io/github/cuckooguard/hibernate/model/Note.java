@@ -10,7 +10,10 @@ import jakarta.persistence.Id;
 @Entity
 @GuardedEntity
 public class Note {
-  @Id @GeneratedValue(strategy = GenerationType.SEQUENCE) public Long id;
+  @Id
+  @GeneratedValue(strategy = GenerationType.SEQUENCE)
+  public Long id;
+
   public String text;
 
   protected Note() {}

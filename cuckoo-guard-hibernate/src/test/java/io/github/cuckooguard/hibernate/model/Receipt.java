@@ -10,7 +10,10 @@ import jakarta.persistence.Id;
 @Entity
 @GuardedEntity
 public class Receipt {
-  @Id @GeneratedValue(strategy = GenerationType.IDENTITY) public Long id;
+  @Id
+  @GeneratedValue(strategy = GenerationType.IDENTITY)
+  public Long id;
+
   public String text;
 
   protected Receipt() {}

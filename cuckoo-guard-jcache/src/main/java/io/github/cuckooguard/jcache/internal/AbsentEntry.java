@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The entry an {@link EntryProcessor} sees when the guard knows its key is absent: the processor
- * runs here, in this process, instead of in the provider. What it leaves behind is
- * {@link #value()}: null if it wrote nothing (or removed what it wrote), which needs no round trip,
- * else the value the caller must create the entry with.
+ * runs here, in this process, instead of in the provider. What it leaves behind is {@link
+ * #value()}: null if it wrote nothing (or removed what it wrote), which needs no round trip, else
+ * the value the caller must create the entry with.
  *
  * <p>Not thread-safe; used by one invocation.
  *
@@ -32,7 +32,8 @@ public final class AbsentEntry<K, V> implements MutableEntry<K, V> {
    *
    * @throws EntryProcessorException wrapping any exception of the processor
    */
-  public static <K, V, T> Outcome<V, T> process(K key, EntryProcessor<K, V, T> processor, Object... arguments) {
+  public static <K, V, T> Outcome<V, T> process(
+      K key, EntryProcessor<K, V, T> processor, Object... arguments) {
     AbsentEntry<K, V> entry = new AbsentEntry<>(key);
     T result;
     try {
@@ -83,6 +84,7 @@ public final class AbsentEntry<K, V> implements MutableEntry<K, V> {
     if (clazz.isInstance(this)) {
       return clazz.cast(this);
     }
-    throw new IllegalArgumentException("An absent entry evaluated by the guard cannot be unwrapped to " + clazz);
+    throw new IllegalArgumentException(
+        "An absent entry evaluated by the guard cannot be unwrapped to " + clazz);
   }
 }

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What every operation of a guarded cache needs: the wrapped cache, its guard, the modes that
- * decide whether the guard may answer a call, the argument checks the provider would make, and
- * how a call that may create entries runs as a write ({@link CacheGuard} explains it).
+ * decide whether the guard may answer a call, the argument checks the provider would make, and how
+ * a call that may create entries runs as a write ({@link CacheGuard} explains it).
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -27,7 +27,11 @@ public final class CacheContext<K, V> {
   private final boolean readThrough;
   private final boolean writeThrough;
   private volatile boolean statisticsEnabled;
-  /** Counts skipped lookups as misses in the provider's statistics; null if the provider has none we know. */
+
+  /**
+   * Counts skipped lookups as misses in the provider's statistics; null if the provider has none we
+   * know.
+   */
   private final @Nullable MissCounter missCounter;
 
   public CacheContext(Cache<K, V> cache, CacheGuard<K> guard) {
@@ -84,7 +88,10 @@ public final class CacheContext<K, V> {
     return !readThrough && (!statisticsEnabled || missCounter != null);
   }
 
-  /** Counts {@code count} lookups the guard answered "absent" as misses of the provider's statistics. */
+  /**
+   * Counts {@code count} lookups the guard answered "absent" as misses of the provider's
+   * statistics.
+   */
   void countMisses(long count) {
     MissCounter counter = missCounter;
     if (counter != null && statisticsEnabled) {
@@ -127,11 +134,11 @@ public final class CacheContext<K, V> {
   // ---- writes ----
 
   /**
-   * Runs {@code call}, which may create {@code key}'s entry, as a write of the key
-   * ({@link CacheGuard#beginWrite}).
+   * Runs {@code call}, which may create {@code key}'s entry, as a write of the key ({@link
+   * CacheGuard#beginWrite}).
    *
-   * @param leftPresent tells from the call's result whether the key is in the cache now; asked
-   *     only when {@link CacheGuard#endWrite} must know
+   * @param leftPresent tells from the call's result whether the key is in the cache now; asked only
+   *     when {@link CacheGuard#endWrite} must know
    */
   <T> T write(K key, Supplier<T> call, Predicate<? super T> leftPresent) {
     CacheGuard.Write<K> write = guard.beginWrite(key);
@@ -147,7 +154,8 @@ public final class CacheContext<K, V> {
   }
 
   /** Runs {@code call}, which may create entries of {@code keys}, as a write of every key. */
-  <T> T writeAll(Collection<? extends K> keys, Supplier<T> call, KeyPresence<K, ? super T> leftPresent) {
+  <T> T writeAll(
+      Collection<? extends K> keys, Supplier<T> call, KeyPresence<K, ? super T> leftPresent) {
     List<CacheGuard.Write<K>> writes = beginAll(keys);
     T result;
     try {
@@ -171,7 +179,9 @@ public final class CacheContext<K, V> {
     return writes;
   }
 
-  /** Whether a multi-key call left one of its keys in the cache, told from the key and the result. */
+  /**
+   * Whether a multi-key call left one of its keys in the cache, told from the key and the result.
+   */
   @FunctionalInterface
   interface KeyPresence<K, T> {
     boolean test(K key, T result);

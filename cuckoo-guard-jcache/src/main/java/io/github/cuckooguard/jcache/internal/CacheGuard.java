@@ -38,53 +38,53 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  *
  * <p><b>Why no present key is reported absent.</b>
+ *
  * <ol>
- *   <li>A call through the guarded cache begins its key's enter before the provider call, so
- *       before the entry can become visible; while the enter is in flight the guard keeps its
- *       fingerprint in the current filter and in any filter a rebuild builds meanwhile (the core's
- *       proof, {@code RebuildState}). After the call returned the enter ends visible if a Created
- *       event of the key ran during the call ({@link CreatedEvents}): this call, or one racing it,
- *       created the entry. It is aborted only if no Created event ran during the call, which on a
- *       provider that runs synchronous listeners before the call returns (the JSR-107 contract;
- *       Caffeine's provider awaits them in every write) means that the call created nothing: the
- *       key, if present, was present before and holds the enter of the call that created it. The
- *       event itself never enters a key that a call of this cache is writing: Caffeine publishes
- *       it inside its compute, so it may run before the entry is visible, where an enter without
- *       a handle could be missed by a rebuild's scan. A call that threw ends visible (it may have
- *       written before it failed, and Caffeine does not await the events of a failed call), and
- *       so does {@code loadAll}, whose completion Caffeine reports before its events ran: a spare
+ *   <li>A call through the guarded cache begins its key's enter before the provider call, so before
+ *       the entry can become visible; while the enter is in flight the guard keeps its fingerprint
+ *       in the current filter and in any filter a rebuild builds meanwhile (the core's proof,
+ *       {@code RebuildState}). After the call returned the enter ends visible if a Created event of
+ *       the key ran during the call ({@link CreatedEvents}): this call, or one racing it, created
+ *       the entry. It is aborted only if no Created event ran during the call, which on a provider
+ *       that runs synchronous listeners before the call returns (the JSR-107 contract; Caffeine's
+ *       provider awaits them in every write) means that the call created nothing: the key, if
+ *       present, was present before and holds the enter of the call that created it. The event
+ *       itself never enters a key that a call of this cache is writing: Caffeine publishes it
+ *       inside its compute, so it may run before the entry is visible, where an enter without a
+ *       handle could be missed by a rebuild's scan. A call that threw ends visible (it may have
+ *       written before it failed, and Caffeine does not await the events of a failed call), and so
+ *       does {@code loadAll}, whose completion Caffeine reports before its events ran: a spare
  *       copy, a false positive until the next rebuild, if nothing was created.
  *   <li>A Created event while no call of the key is open enters the key directly. That is correct
  *       with a plain scan when the event runs after the entry became visible (the events of other
- *       Hazelcast members; Ehcache's late events): a scan that starts later sees the key, a
- *       rebuild already running receives the enter. A write from this process that bypasses the
- *       guarded cache is not covered: on Caffeine its event may run before its entry is visible.
- *   <li>A provider that may return before its synchronous listeners ran (Ehcache 3 under
- *       concurrent writes; any provider not known to keep the contract) gets a check after an
- *       abort: if the guard does not know the key and the call left it in the cache, the key is
- *       entered at once (its late event enters it again: a spare copy). What remains is a key the
- *       guard answered "might contain" for only through a colliding fingerprint: between the abort
- *       and its late event it is absent from the guard. That window is why removals are followed
- *       only on providers that keep the contract: a leave applied in it would take the colliding
- *       key's copy.
+ *       Hazelcast members; Ehcache's late events): a scan that starts later sees the key, a rebuild
+ *       already running receives the enter. A write from this process that bypasses the guarded
+ *       cache is not covered: on Caffeine its event may run before its entry is visible.
+ *   <li>A provider that may return before its synchronous listeners ran (Ehcache 3 under concurrent
+ *       writes; any provider not known to keep the contract) gets a check after an abort: if the
+ *       guard does not know the key and the call left it in the cache, the key is entered at once
+ *       (its late event enters it again: a spare copy). What remains is a key the guard answered
+ *       "might contain" for only through a colliding fingerprint: between the abort and its late
+ *       event it is absent from the guard. That window is why removals are followed only on
+ *       providers that keep the contract: a leave applied in it would take the colliding key's
+ *       copy.
  * </ol>
  *
  * <p><b>Why the removals it follows are paired</b> (Caffeine's provider and the reference
  * implementation, where every creation is made in this process and reports its event before the
- * creating call returns, {@link DelegateProviders#eventsBeforeReturn}). A leave is announced
- * before the provider removes the entry and completed only after the call reported that it
- * removed it; the guard keeps the key tracked in between, also across a rebuild swap. The entry
- * it removed had an enter from before it became visible (1), or from its event (2), so
- * {@code gone()} takes a copy that the removed key owned. If the removal races the creating call,
- * it takes the copy of that call's enter while the enter is still in flight; the enter then ends
- * visible with its copy taken, for an entry that is gone: no copy for no key.
+ * creating call returns, {@link DelegateProviders#eventsBeforeReturn}). A leave is announced before
+ * the provider removes the entry and completed only after the call reported that it removed it; the
+ * guard keeps the key tracked in between, also across a rebuild swap. The entry it removed had an
+ * enter from before it became visible (1), or from its event (2), so {@code gone()} takes a copy
+ * that the removed key owned. If the removal races the creating call, it takes the copy of that
+ * call's enter while the enter is still in flight; the enter then ends visible with its copy taken,
+ * for an entry that is gone: no copy for no key.
  *
- * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is
- * marked stale (pass-through until a rebuild succeeds), again once the call made its key
- * visible, and the failure is logged.
+ * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is marked
+ * stale (pass-through until a rebuild succeeds), again once the call made its key visible, and the
+ * failure is logged.
  *
- * <p>Thread safety: all methods may be called concurrently; each {@link Write} is used by one
- * call.
+ * <p>Thread safety: all methods may be called concurrently; each {@link Write} is used by one call.
  *
  * @param <K> the key type
  */
@@ -96,12 +96,16 @@ public final class CacheGuard<K> {
   private final boolean eventsBeforeReturn;
   private final CreatedEvents<K> events = new CreatedEvents<>();
   private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
+
   /** A key source of the provider's own (Caffeine's map), set with {@link #followRemovals}. */
   private volatile @Nullable Consumer<Consumer<? super K>> ownScan;
+
   /** Whether every removal reaches {@link #left} inside the provider's atomic removal. */
   private volatile boolean followsRemovals;
+
   /** Whether Created events arrive after the writes return ({@link #asynchronousEvents}). */
   private volatile boolean asynchronousEvents;
+
   /** Deregisters a listener registered outside JCache ({@link #onClose}). */
   private volatile @Nullable Runnable closer;
 
@@ -127,10 +131,10 @@ public final class CacheGuard<K> {
   }
 
   /**
-   * The provider reports every removal inside its atomic removal ({@link #left}) and
-   * {@code scan} emits every key it holds, hidden expired ones included ({@link CaffeineRemovals}
-   * has the argument); removals through the guarded cache then announce no leave of their own.
-   * Call before the cache is handed out.
+   * The provider reports every removal inside its atomic removal ({@link #left}) and {@code scan}
+   * emits every key it holds, hidden expired ones included ({@link CaffeineRemovals} has the
+   * argument); removals through the guarded cache then announce no leave of their own. Call before
+   * the cache is handed out.
    */
   void followRemovals(Consumer<Consumer<? super K>> scan) {
     this.ownScan = scan;
@@ -138,8 +142,8 @@ public final class CacheGuard<K> {
   }
 
   /**
-   * Makes {@code scan}, a reader of the provider's own storage that is no JCache access
-   * ({@link NativeKeys}), the key source instead of the cache's iterator.
+   * Makes {@code scan}, a reader of the provider's own storage that is no JCache access ({@link
+   * NativeKeys}), the key source instead of the cache's iterator.
    */
   public void nativeKeys(Consumer<Consumer<? super K>> scan) {
     if (!followsRemovals) {
@@ -170,7 +174,8 @@ public final class CacheGuard<K> {
       try {
         own.run();
       } catch (RuntimeException e) {
-        LOGGER.log(Level.DEBUG, "Cuckoo guard '" + guard.name() + "': releasing its listener failed", e);
+        LOGGER.log(
+            Level.DEBUG, "Cuckoo guard '" + guard.name() + "': releasing its listener failed", e);
       }
     }
   }
@@ -192,7 +197,10 @@ public final class CacheGuard<K> {
 
   // ---- enters ----
 
-  /** A Created event for {@code key}: an open write of the key ends visible, else the event enters it. */
+  /**
+   * A Created event for {@code key}: an open write of the key ends visible, else the event enters
+   * it.
+   */
   void created(K key) {
     if (!events.created(key)) {
       guard.keyEntered(key);
@@ -283,8 +291,8 @@ public final class CacheGuard<K> {
   }
 
   /**
-   * A call through the guarded cache that may create one key's entry, between
-   * {@link #beginWrite} and {@link #endWrite}/{@link #keepWrite}. Used by one call.
+   * A call through the guarded cache that may create one key's entry, between {@link #beginWrite}
+   * and {@link #endWrite}/{@link #keepWrite}. Used by one call.
    *
    * @param <K> the key type
    */
@@ -355,8 +363,10 @@ public final class CacheGuard<K> {
 
   /** Something the guard must hear of could not be applied: it stops answering "absent". */
   void failed(String what, Throwable t) {
-    LOGGER.log(Level.WARNING, "Cuckoo guard '" + guard.name() + "': " + what + " failed; marking the guard"
-        + " stale", t);
+    LOGGER.log(
+        Level.WARNING,
+        "Cuckoo guard '" + guard.name() + "': " + what + " failed; marking the guard" + " stale",
+        t);
     guard.markStale(what + " failed: " + t);
   }
 
@@ -364,8 +374,8 @@ public final class CacheGuard<K> {
    * The key source: every key the cache's iterator returns. That is all the core's contract asks:
    * keys whose writes are in flight are covered by the guard itself. Iterating a JCache counts as
    * an access of each entry (it may extend access-based expiry and count hits in statistics), and
-   * may expire entries on the way (Ehcache does, and its iterator then returns {@code null} for
-   * the entry).
+   * may expire entries on the way (Ehcache does, and its iterator then returns {@code null} for the
+   * entry).
    */
   private void scan(Consumer<? super K> action) {
     Consumer<Consumer<? super K>> own = ownScan;
@@ -375,7 +385,8 @@ public final class CacheGuard<K> {
     }
     Iterable<? extends Cache.@Nullable Entry<K, ?>> cache = source;
     if (cache == null) {
-      throw new IllegalStateException("the cache of guard '" + guard.name() + "' does not exist yet");
+      throw new IllegalStateException(
+          "the cache of guard '" + guard.name() + "' does not exist yet");
     }
     for (Cache.@Nullable Entry<K, ?> entry : cache) {
       if (entry != null) {

@@ -30,14 +30,15 @@ import org.jspecify.annotations.Nullable;
  *   clear(): Caffeine's invalidateAll, no event          markStale (rebuild), as before
  * </pre>
  *
- * <p>The hook: {@code EventDispatcher.publish} evaluates each registration's
- * {@link javax.cache.event.CacheEntryEventFilter} on the publishing thread, before it hands the
- * event to the executor; so a filter runs inside the atomic compute (or eviction) that publishes
- * it, serialised with every other write of the key. The guard's registration
- * ({@link GuardListener#inCompute}) does its work in the filter and returns false, so nothing is
- * dispatched and no executor task is spent on it.
+ * <p>The hook: {@code EventDispatcher.publish} evaluates each registration's {@link
+ * javax.cache.event.CacheEntryEventFilter} on the publishing thread, before it hands the event to
+ * the executor; so a filter runs inside the atomic compute (or eviction) that publishes it,
+ * serialised with every other write of the key. The guard's registration ({@link
+ * GuardListener#inCompute}) does its work in the filter and returns false, so nothing is dispatched
+ * and no executor task is spent on it.
  *
  * <p><b>Why every leave takes a copy its key owns, across rebuilds.</b>
+ *
  * <ol>
  *   <li>F1: a removal removes an entry that exists. Its enter came first: a call through the
  *       guarded cache began it before the provider call (so before the entry existed), or its
@@ -46,22 +47,22 @@ import org.jspecify.annotations.Nullable;
  *       entry's incarnation (or of its still-open enter, which then ends visible: a spare copy,
  *       never a missing one).
  *   <li>Rebuilds: keyLeft during a rebuild releases into F2 only a VISIBLE copy F2 holds for the
- *       key (the core's {@code RebuildState}); a copy added by the scan is never taken (a spare
- *       at worst). After the swap a keyLeft removes from F2 the copy of an entry tracked at the
- *       swap, which F2 holds if the scan emitted every entry present for the whole scan
+ *       key (the core's {@code RebuildState}); a copy added by the scan is never taken (a spare at
+ *       worst). After the swap a keyLeft removes from F2 the copy of an entry tracked at the swap,
+ *       which F2 holds if the scan emitted every entry present for the whole scan
  *       <em>including</em> entries expired but not yet evicted (they are tracked, and their
  *       eviction comes later). The key source ({@link #scanner}) iterates Caffeine's own map
  *       (weakly consistent: every key present throughout is emitted) on a {@link ScanTicker}
- *       rewound for the iterator's steps, so no entry is hidden as expired. Iterating the
- *       Caffeine map, not the JCache iterator, also leaves JCache's access expiry and statistics
- *       untouched.
+ *       rewound for the iterator's steps, so no entry is hidden as expired. Iterating the Caffeine
+ *       map, not the JCache iterator, also leaves JCache's access expiry and statistics untouched.
  * </ol>
- * Not covered (as before): a write made through the unwrapped Caffeine cache or the raw JCache
- * while a rebuild scans may be entered by its Created filter before it is visible and missed by
- * the scan; writes through the guarded cache are covered by their open enter.
  *
- * <p>A filter must never throw (that would fail Caffeine's compute, i.e. the user's write): a
- * guard failure marks it stale and is logged.
+ * Not covered (as before): a write made through the unwrapped Caffeine cache or the raw JCache
+ * while a rebuild scans may be entered by its Created filter before it is visible and missed by the
+ * scan; writes through the guarded cache are covered by their open enter.
+ *
+ * <p>A filter must never throw (that would fail Caffeine's compute, i.e. the user's write): a guard
+ * failure marks it stale and is logged.
  */
 public final class CaffeineRemovals {
 
@@ -79,7 +80,8 @@ public final class CaffeineRemovals {
     private final ScanTicker ticker;
     private final CacheGuard<K> guard;
 
-    private Creation(CaffeineConfiguration<K, V> configuration, ScanTicker ticker, CacheGuard<K> guard) {
+    private Creation(
+        CaffeineConfiguration<K, V> configuration, ScanTicker ticker, CacheGuard<K> guard) {
       this.configuration = configuration;
       this.ticker = ticker;
       this.guard = guard;
@@ -98,17 +100,19 @@ public final class CaffeineRemovals {
 
   /**
    * A copy of {@code config} as a {@code CaffeineConfiguration} (Caffeine's settings kept if it is
-   * one) with the scan-aware ticker and the in-compute listener, or null if it is not a
-   * {@link CompleteConfiguration}. A plain {@code CompleteConfiguration} then keeps
-   * {@code CaffeineConfiguration}'s default copier rather than the one of the provider's
-   * {@code caffeine.jcache.default} settings, which Caffeine would otherwise overlay.
+   * one) with the scan-aware ticker and the in-compute listener, or null if it is not a {@link
+   * CompleteConfiguration}. A plain {@code CompleteConfiguration} then keeps {@code
+   * CaffeineConfiguration}'s default copier rather than the one of the provider's {@code
+   * caffeine.jcache.default} settings, which Caffeine would otherwise overlay.
    */
   @SuppressWarnings("unchecked")
-  public static <K, V> @Nullable Creation<K, V> prepare(Configuration<K, V> config, CacheGuard<K> guard) {
+  public static <K, V> @Nullable Creation<K, V> prepare(
+      Configuration<K, V> config, CacheGuard<K> guard) {
     if (!(config instanceof CompleteConfiguration)) {
       return null;
     }
-    CaffeineConfiguration<K, V> copy = new CaffeineConfiguration<>((CompleteConfiguration<K, V>) config);
+    CaffeineConfiguration<K, V> copy =
+        new CaffeineConfiguration<>((CompleteConfiguration<K, V>) config);
     ScanTicker ticker = new ScanTicker(copy.getTickerFactory().create());
     copy.setTickerFactory(new TickerFactory(ticker));
     copy.addCacheEntryListenerConfiguration(GuardListener.inCompute(guard));
@@ -118,7 +122,8 @@ public final class CaffeineRemovals {
   /** Every key of Caffeine's map, each iterator step with the clock rewound. */
   @SuppressWarnings("unchecked")
   static <K> Consumer<Consumer<? super K>> scanner(Cache<K, ?> cache, ScanTicker ticker) {
-    com.github.benmanes.caffeine.cache.Cache<K, ?> raw = cache.unwrap(com.github.benmanes.caffeine.cache.Cache.class);
+    com.github.benmanes.caffeine.cache.Cache<K, ?> raw =
+        cache.unwrap(com.github.benmanes.caffeine.cache.Cache.class);
     return action -> {
       Iterator<K> keys = ticker.rewound(() -> raw.asMap().keySet().iterator());
       while (ticker.rewound(keys::hasNext)) {

@@ -42,7 +42,8 @@ final class EhcacheKeys {
     Store<K, Object> keys = store;
     return action -> {
       try {
-        Store.Iterator<org.ehcache.Cache.Entry<K, Store.ValueHolder<Object>>> iterator = keys.iterator();
+        Store.Iterator<org.ehcache.Cache.Entry<K, Store.ValueHolder<Object>>> iterator =
+            keys.iterator();
         while (iterator.hasNext()) {
           org.ehcache.Cache.Entry<K, Store.ValueHolder<Object>> entry = iterator.next();
           if (entry != null) {
@@ -50,7 +51,8 @@ final class EhcacheKeys {
           }
         }
       } catch (StoreAccessException e) {
-        throw new IllegalStateException("reading the keys of Ehcache cache '" + cache.getName() + "' failed", e);
+        throw new IllegalStateException(
+            "reading the keys of Ehcache cache '" + cache.getName() + "' failed", e);
       }
     };
   }

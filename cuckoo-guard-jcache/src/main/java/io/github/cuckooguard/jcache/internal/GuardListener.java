@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * The synchronous listener a guarded cache registers on its delegate: Created events enter keys
  * into the guard. It subscribes to nothing else (removals are not learnt from a generic listener,
  * see {@link CacheGuard}), which also spares a distributed provider the traffic. On Caffeine's
- * provider the guard registers {@link #inCompute} instead, which follows removals too. It never throws: a failure
- * marks the guard stale (pass-through until rebuilt) and is logged.
+ * provider the guard registers {@link #inCompute} instead, which follows removals too. It never
+ * throws: a failure marks the guard stale (pass-through until rebuilt) and is logged.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -39,10 +39,11 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
   }
 
   /**
-   * The listener configuration to register for {@code guard}: no old values, no filter,
-   * synchronous or not.
+   * The listener configuration to register for {@code guard}: no old values, no filter, synchronous
+   * or not.
    */
-  public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(CacheGuard<K> guard, boolean synchronous) {
+  public static <K, V> CacheEntryListenerConfiguration<K, V> configuration(
+      CacheGuard<K> guard, boolean synchronous) {
     return new MutableCacheEntryListenerConfiguration<>(
         new ListenerFactory<>(new GuardListener<K, V>(guard)), null, false, synchronous);
   }
@@ -50,17 +51,22 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
   /**
    * The registration for a provider that evaluates filters inside its atomic write (Caffeine's,
    * {@link CaffeineRemovals}): the filter applies Created events ({@link CacheGuard#created}) and
-   * Removed/Expired events ({@link CacheGuard#left}) and returns false, so the listener, which
-   * only declares the event types, is never called. Asynchronous: nothing is dispatched anyway.
+   * Removed/Expired events ({@link CacheGuard#left}) and returns false, so the listener, which only
+   * declares the event types, is never called. Asynchronous: nothing is dispatched anyway.
    */
   public static <K, V> CacheEntryListenerConfiguration<K, V> inCompute(CacheGuard<K> guard) {
-    return new MutableCacheEntryListenerConfiguration<>(new ListenerFactory<>(new Subscriber<K, V>()),
-        new FilterFactory<>(new InComputeFilter<K, V>(guard)), false, false);
+    return new MutableCacheEntryListenerConfiguration<>(
+        new ListenerFactory<>(new Subscriber<K, V>()),
+        new FilterFactory<>(new InComputeFilter<K, V>(guard)),
+        false,
+        false);
   }
 
   /** Declares the event types whose filter the guard needs; never called (the filter says no). */
-  static final class Subscriber<K, V> implements CacheEntryCreatedListener<K, V>,
-      CacheEntryRemovedListener<K, V>, CacheEntryExpiredListener<K, V> {
+  static final class Subscriber<K, V>
+      implements CacheEntryCreatedListener<K, V>,
+          CacheEntryRemovedListener<K, V>,
+          CacheEntryExpiredListener<K, V> {
     @Override
     public void onCreated(Iterable<CacheEntryEvent<? extends K, ? extends V>> events) {}
 
@@ -85,7 +91,7 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
         switch (event.getEventType()) {
           case CREATED -> guard.created(event.getKey());
           case REMOVED, EXPIRED -> guard.left(event.getKey());
-          default -> { }
+          default -> {}
         }
       } catch (RuntimeException | Error e) {
         guard.failed("a " + event.getEventType() + " event", e);
@@ -94,8 +100,11 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
     }
   }
 
-  /** Hands out the filter; a deserialized copy (another process) passes nothing and does nothing. */
-  static final class FilterFactory<K, V> implements Factory<CacheEntryEventFilter<? super K, ? super V>>, Serializable {
+  /**
+   * Hands out the filter; a deserialized copy (another process) passes nothing and does nothing.
+   */
+  static final class FilterFactory<K, V>
+      implements Factory<CacheEntryEventFilter<? super K, ? super V>>, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final transient @Nullable CacheEntryEventFilter<K, V> filter;
@@ -137,7 +146,8 @@ public final class GuardListener<K, V> implements CacheEntryCreatedListener<K, V
    * shipped: a copy creates an {@link Inert} listener that subscribes to no event, so another
    * process never runs this process's guard.
    */
-  static final class ListenerFactory<K, V> implements Factory<CacheEntryListener<K, V>>, Serializable {
+  static final class ListenerFactory<K, V>
+      implements Factory<CacheEntryListener<K, V>>, Serializable {
     private static final long serialVersionUID = 1L;
 
     private final transient @Nullable CacheEntryListener<K, V> listener;

@@ -25,22 +25,22 @@ import org.jspecify.annotations.Nullable;
  * partition, run by the partition's owner, all partitions at once, {@value #FETCH_SIZE} keys a
  * batch. This is what Hazelcast's own iterator does per partition for its keys, without its
  * per-entry reads: keys travel as serialized {@code Data} in bulk, and no value is read, so no
- * access is recorded (no {@code getExpiryForAccess}, no hit in the statistics).
- * {@code CacheProxy} and the fetch operation are Hazelcast internals (5.x); the adapter checks
- * the classes once when the cache is attached and otherwise falls back to the JCache iterator.
+ * access is recorded (no {@code getExpiryForAccess}, no hit in the statistics). {@code CacheProxy}
+ * and the fetch operation are Hazelcast internals (5.x); the adapter checks the classes once when
+ * the cache is attached and otherwise falls back to the JCache iterator.
  *
  * <p>First each partition's size is read (without creating record stores), then only partitions
  * that hold entries are fetched. What it emits: every key of those partitions' record stores that
- * is not expired at the fetch
- * (the record store's weakly consistent iteration, by index cursor), so every key present for
- * the whole scan. A partition migrating during the scan may make a fetch fail or skip keys; the
- * application marks the guard stale on migrations (see {@code GuardedCache#markStale}), which
- * makes it scan again.
+ * is not expired at the fetch (the record store's weakly consistent iteration, by index cursor), so
+ * every key present for the whole scan. A partition migrating during the scan may make a fetch fail
+ * or skip keys; the application marks the guard stale on migrations (see {@code
+ * GuardedCache#markStale}), which makes it scan again.
  */
 final class HazelcastKeys {
 
   /** Keys per fetch operation. */
   static final int FETCH_SIZE = 10_000;
+
   private static final long TIMEOUT_SECONDS = 120;
 
   private HazelcastKeys() {}
@@ -71,7 +71,12 @@ final class HazelcastKeys {
       // decides that when it creates the store). A key present for the whole scan makes its
       // partition's size positive here, so it is fetched.
       if (!(size instanceof Integer) || (Integer) size > 0) {
-        fetches.add(fetch(operations, name, p, new IterationPointer[] {new IterationPointer(Integer.MAX_VALUE, -1)}));
+        fetches.add(
+            fetch(
+                operations,
+                name,
+                p,
+                new IterationPointer[] {new IterationPointer(Integer.MAX_VALUE, -1)}));
       }
     }
     // keys are handed to the action on this thread only, in partition order
@@ -88,21 +93,28 @@ final class HazelcastKeys {
     }
   }
 
-  /** Each partition's entry count, read without creating record stores ({@code CacheSizeOperation}). */
+  /**
+   * Each partition's entry count, read without creating record stores ({@code CacheSizeOperation}).
+   */
   private static Map<Integer, Object> sizes(OperationService operations, String name) {
     try {
-      return operations.invokeOnAllPartitions(ICacheService.SERVICE_NAME, new CacheSizeOperationFactory(name));
+      return operations.invokeOnAllPartitions(
+          ICacheService.SERVICE_NAME, new CacheSizeOperationFactory(name));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while sizing the partitions of cache " + name, e);
+      throw new IllegalStateException(
+          "interrupted while sizing the partitions of cache " + name, e);
     } catch (Exception e) {
       throw new IllegalStateException("sizing the partitions of cache " + name + " failed", e);
     }
   }
 
-  private static Fetch fetch(OperationService operations, String name, int partition, IterationPointer[] pointers) {
+  private static Fetch fetch(
+      OperationService operations, String name, int partition, IterationPointer[] pointers) {
     CacheFetchKeysOperation operation = new CacheFetchKeysOperation(name, pointers, FETCH_SIZE);
-    return new Fetch(partition, operations.invokeOnPartitionAsync(ICacheService.SERVICE_NAME, operation, partition));
+    return new Fetch(
+        partition,
+        operations.invokeOnPartitionAsync(ICacheService.SERVICE_NAME, operation, partition));
   }
 
   private static CacheKeysWithCursor await(Fetch fetch, String name) {
@@ -112,8 +124,9 @@ final class HazelcastKeys {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading the keys of cache " + name, e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException("reading the keys of partition " + fetch.partition() + " of cache " + name
-          + " failed", e);
+      throw new IllegalStateException(
+          "reading the keys of partition " + fetch.partition() + " of cache " + name + " failed",
+          e);
     }
   }
 }

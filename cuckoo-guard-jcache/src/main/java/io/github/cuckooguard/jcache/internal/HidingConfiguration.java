@@ -11,8 +11,8 @@ import javax.cache.integration.CacheLoader;
 import javax.cache.integration.CacheWriter;
 
 /**
- * A read-only view of a delegate cache's configuration that leaves out the guard's own listener,
- * so that callers see the listeners they registered and no others (the JSR-107 TCK counts them).
+ * A read-only view of a delegate cache's configuration that leaves out the guard's own listener, so
+ * that callers see the listeners they registered and no others (the JSR-107 TCK counts them).
  *
  * @param <K> the key type
  * @param <V> the value type

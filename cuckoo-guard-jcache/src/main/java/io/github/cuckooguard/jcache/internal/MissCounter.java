@@ -6,11 +6,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Counts the misses of lookups the guard answered without the provider into the provider's own
- * JCache statistics, so that statistics stay true while the guard short-circuits: a skipped
- * {@code get} is a miss, exactly as the provider would have counted it. Known only for Caffeine's
- * provider ({@code CacheProxy}'s {@code JCacheStatisticsMXBean}, whose {@code recordMisses} counts
- * only while statistics are enabled); for other providers there is none, and their guarded caches
- * do not short-circuit counted lookups while statistics are on.
+ * JCache statistics, so that statistics stay true while the guard short-circuits: a skipped {@code
+ * get} is a miss, exactly as the provider would have counted it. Known only for Caffeine's provider
+ * ({@code CacheProxy}'s {@code JCacheStatisticsMXBean}, whose {@code recordMisses} counts only
+ * while statistics are enabled); for other providers there is none, and their guarded caches do not
+ * short-circuit counted lookups while statistics are on.
  */
 public final class MissCounter {
 
@@ -26,8 +26,11 @@ public final class MissCounter {
       return null;
     }
     try {
-      Class<?> proxy = Class.forName("com.github.benmanes.caffeine.jcache.CacheProxy", false,
-          cache.getClass().getClassLoader());
+      Class<?> proxy =
+          Class.forName(
+              "com.github.benmanes.caffeine.jcache.CacheProxy",
+              false,
+              cache.getClass().getClassLoader());
       if (!proxy.isInstance(cache)) {
         return null;
       }
@@ -50,13 +53,15 @@ public final class MissCounter {
   /** The Caffeine-typed half, loaded only for Caffeine's provider. */
   private static final class CaffeineMisses {
     static @Nullable MissCounter check(Object statistics) {
-      return statistics instanceof com.github.benmanes.caffeine.jcache.management.JCacheStatisticsMXBean
+      return statistics
+              instanceof com.github.benmanes.caffeine.jcache.management.JCacheStatisticsMXBean
           ? new MissCounter(statistics)
           : null;
     }
 
     static void record(Object statistics, long count) {
-      ((com.github.benmanes.caffeine.jcache.management.JCacheStatisticsMXBean) statistics).recordMisses(count);
+      ((com.github.benmanes.caffeine.jcache.management.JCacheStatisticsMXBean) statistics)
+          .recordMisses(count);
     }
   }
 }

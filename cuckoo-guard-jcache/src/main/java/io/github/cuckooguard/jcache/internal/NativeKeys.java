@@ -6,11 +6,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A rebuild's key source that reads the provider's own storage instead of {@link Cache#iterator()}:
- * JCache counts an iteration as an access of every entry (the expiry policy's
- * {@code getExpiryForAccess} is called, so an access-based expiry extends or ends each entry's
- * life, and hit statistics rise), so a rebuild through the iterator would change the cache it
- * reads. The provider classes are recognised by name; Ehcache's and Hazelcast's classes are only
- * loaded once the cache is known to be theirs (both are optional dependencies).
+ * JCache counts an iteration as an access of every entry (the expiry policy's {@code
+ * getExpiryForAccess} is called, so an access-based expiry extends or ends each entry's life, and
+ * hit statistics rise), so a rebuild through the iterator would change the cache it reads. The
+ * provider classes are recognised by name; Ehcache's and Hazelcast's classes are only loaded once
+ * the cache is known to be theirs (both are optional dependencies).
  *
  * <p>What a native read must emit, as the plain scan: every key present for the whole scan (the
  * core's contract; keys whose writes are in flight are covered by the guard). Both readers are

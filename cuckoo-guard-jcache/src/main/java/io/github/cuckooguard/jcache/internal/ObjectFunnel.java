@@ -16,9 +16,8 @@ import java.util.UUID;
  *       providers that compare serialized keys and only a false positive for the others);
  *   <li>anything else: {@code hashCode()}, which {@code equals} must agree with. Only 32 bits, so
  *       keys with equal hash codes share a fingerprint: more false positives, never a false
- *       negative. A key type whose {@code equals} differs from the provider's key equality (a
- *       class without {@code equals} on a provider that compares serialized bytes) needs its own
- *       funnel.
+ *       negative. A key type whose {@code equals} differs from the provider's key equality (a class
+ *       without {@code equals} on a provider that compares serialized bytes) needs its own funnel.
  * </ul>
  *
  * <p>The bytes depend on {@code hashCode()} for other types, which may differ between processes;

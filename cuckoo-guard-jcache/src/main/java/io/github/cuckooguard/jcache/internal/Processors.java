@@ -14,8 +14,8 @@ import javax.cache.processor.EntryProcessorResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Entry processors on a guarded cache. A processor may create the entry, so it runs as a write
- * of its key ({@link CacheGuard}). On a key the guard reports absent (and no loader, writer or
+ * Entry processors on a guarded cache. A processor may create the entry, so it runs as a write of
+ * its key ({@link CacheGuard}). On a key the guard reports absent (and no loader, writer or
  * statistics must see the call) it runs here against an {@link AbsentEntry}, and the provider is
  * asked only if the processor created the entry: then as {@code putIfAbsent}, falling back to the
  * provider's {@code invoke} if the key appeared meanwhile (so the processor may run twice in that
@@ -38,35 +38,44 @@ public final class Processors<K, V> {
     this.guard = context.guard();
   }
 
-  public <T> @Nullable T invoke(K key, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
+  public <T> @Nullable T invoke(
+      K key, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
     context.requireOpen();
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(entryProcessor, "entryProcessor");
     if (!context.guardAnswersInvoke() || guard.mightContain(key)) {
-      return context.write(key, () -> cache.invoke(key, entryProcessor, arguments), r -> context.present(key));
+      return context.write(
+          key, () -> cache.invoke(key, entryProcessor, arguments), r -> context.present(key));
     }
     return invokeAbsent(key, entryProcessor, arguments);
   }
 
-  private <T> @Nullable T invokeAbsent(K key, EntryProcessor<K, V, T> processor, Object... arguments) {
+  private <T> @Nullable T invokeAbsent(
+      K key, EntryProcessor<K, V, T> processor, Object... arguments) {
     AbsentEntry.Outcome<V, T> outcome = AbsentEntry.process(key, processor, arguments);
     V created = outcome.created();
     if (created == null) {
       return outcome.result();
     }
-    return context.write(key, () -> cache.putIfAbsent(key, created)
-        ? outcome.result()
-        : cache.invoke(key, processor, arguments), r -> context.present(key));
+    return context.write(
+        key,
+        () ->
+            cache.putIfAbsent(key, created)
+                ? outcome.result()
+                : cache.invoke(key, processor, arguments),
+        r -> context.present(key));
   }
 
-  public <T> Map<K, EntryProcessorResult<T>> invokeAll(Set<? extends K> keys,
-      EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
+  public <T> Map<K, EntryProcessorResult<T>> invokeAll(
+      Set<? extends K> keys, EntryProcessor<K, V, T> entryProcessor, Object... arguments) {
     context.requireOpen();
     Objects.requireNonNull(keys, "keys");
     CacheContext.requireNoNullKeys(keys);
     Objects.requireNonNull(entryProcessor, "entryProcessor");
     if (!context.guardAnswersInvoke()) {
-      return context.writeAll(keys, () -> cache.invokeAll(keys, entryProcessor, arguments),
+      return context.writeAll(
+          keys,
+          () -> cache.invokeAll(keys, entryProcessor, arguments),
           (key, results) -> context.present(key));
     }
     Set<K> maybe = new LinkedHashSet<>();
@@ -80,8 +89,11 @@ public final class Processors<K, V> {
     }
     Map<K, EntryProcessorResult<T>> results = new HashMap<>();
     if (!maybe.isEmpty()) {
-      results.putAll(context.writeAll(maybe, () -> cache.invokeAll(maybe, entryProcessor, arguments),
-          (key, r) -> context.present(key)));
+      results.putAll(
+          context.writeAll(
+              maybe,
+              () -> cache.invokeAll(maybe, entryProcessor, arguments),
+              (key, r) -> context.present(key)));
     }
     for (K key : absent) {
       try {
@@ -90,9 +102,11 @@ public final class Processors<K, V> {
           results.put(key, () -> result);
         }
       } catch (EntryProcessorException e) {
-        results.put(key, () -> {
-          throw e;
-        });
+        results.put(
+            key,
+            () -> {
+              throw e;
+            });
       }
     }
     return results;

@@ -9,10 +9,10 @@ import javax.cache.Cache;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lookups of a guarded cache: {@code get}, {@code getAll}, {@code containsKey}. A key the
- * guard reports absent is not asked for; a key it reported "might contain" that the provider does
- * not hold is counted as a false positive. A read-through cache loads on a miss, so there the
- * guard answers nothing and the loads run as writes.
+ * The lookups of a guarded cache: {@code get}, {@code getAll}, {@code containsKey}. A key the guard
+ * reports absent is not asked for; a key it reported "might contain" that the provider does not
+ * hold is counted as a false positive. A read-through cache loads on a miss, so there the guard
+ * answers nothing and the loads run as writes.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -54,7 +54,8 @@ public final class Reads<K, V> {
     Objects.requireNonNull(keys, "keys");
     CacheContext.requireNoNullKeys(keys);
     if (context.readThrough()) {
-      return context.writeAll(keys, () -> cache.getAll(keys), (key, found) -> found.containsKey(key));
+      return context.writeAll(
+          keys, () -> cache.getAll(keys), (key, found) -> found.containsKey(key));
     }
     if (!context.guardAnswersReads()) {
       return cache.getAll(keys);

@@ -11,12 +11,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The calls of a guarded cache that never create entries: removals and replacements. On a key the
- * guard reports absent they return without the provider (unless a writer or statistics must see
- * the call). A removal of one key that reports what it removed ({@code remove}, {@code remove(key,
- * value)}, {@code getAndRemove}) is followed by the guard on providers where that is safe
- * ({@link CacheGuard#announceLeave}); {@code removeAll} and {@code clear} are not (their keys'
- * fingerprints stay until a rebuild), and {@code clear}, which fires no events, also makes the
- * guard rebuild.
+ * guard reports absent they return without the provider (unless a writer or statistics must see the
+ * call). A removal of one key that reports what it removed ({@code remove}, {@code remove(key,
+ * value)}, {@code getAndRemove}) is followed by the guard on providers where that is safe ({@link
+ * CacheGuard#announceLeave}); {@code removeAll} and {@code clear} are not (their keys' fingerprints
+ * stay until a rebuild), and {@code clear}, which fires no events, also makes the guard rebuild.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -91,7 +90,8 @@ public final class Removals<K, V> {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(oldValue, "oldValue");
     Objects.requireNonNull(newValue, "newValue");
-    return !context.skip(!context.statisticsEnabled(), key) && cache.replace(key, oldValue, newValue);
+    return !context.skip(!context.statisticsEnabled(), key)
+        && cache.replace(key, oldValue, newValue);
   }
 
   public boolean replace(K key, V value) {
@@ -132,9 +132,9 @@ public final class Removals<K, V> {
   }
 
   /**
-   * Removes every entry without events, as the wrapped cache does; the guard then answers "might
-   * be present" until a rebuild has read the (now empty) cache, which also drops the fingerprints
-   * of the cleared keys.
+   * Removes every entry without events, as the wrapped cache does; the guard then answers "might be
+   * present" until a rebuild has read the (now empty) cache, which also drops the fingerprints of
+   * the cleared keys.
    */
   public void clear() {
     cache.clear();

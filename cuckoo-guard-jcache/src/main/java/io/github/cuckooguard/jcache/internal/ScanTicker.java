@@ -5,16 +5,16 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The ticker a Caffeine-JCache cache created by the guarded manager runs on: the configured
- * ticker, except on a thread inside a {@link #startScan scan}, which reads a time far in the past.
+ * The ticker a Caffeine-JCache cache created by the guarded manager runs on: the configured ticker,
+ * except on a thread inside a {@link #startScan scan}, which reads a time far in the past.
  *
  * <p>Why: Caffeine's map iterator (and {@code CacheProxy}'s) skips entries that have expired but
- * are not evicted yet. Such an entry is still tracked, and its later eviction fires a leave
- * ({@link CaffeineRemovals}); a rebuild whose scan skipped it would swap in a filter without its
- * copy, and the leave would then take a colliding key's copy. The scan therefore reads each
- * iterator step with the clock rewound by 2<sup>62</sup> ns, so no entry looks expired; Caffeine
- * compares ticker readings only by difference, so the rewind is wrap-safe. The same device as
- * the cuckoo-guard-caffeine's {@code ScanAwareTicker} (not shared: adapters depend on the core only).
+ * are not evicted yet. Such an entry is still tracked, and its later eviction fires a leave ({@link
+ * CaffeineRemovals}); a rebuild whose scan skipped it would swap in a filter without its copy, and
+ * the leave would then take a colliding key's copy. The scan therefore reads each iterator step
+ * with the clock rewound by 2<sup>62</sup> ns, so no entry looks expired; Caffeine compares ticker
+ * readings only by difference, so the rewind is wrap-safe. The same device as the
+ * cuckoo-guard-caffeine's {@code ScanAwareTicker} (not shared: adapters depend on the core only).
  *
  * <p>Only the iterator's {@code hasNext}/{@code next} run rewound; nothing else observes it.
  */

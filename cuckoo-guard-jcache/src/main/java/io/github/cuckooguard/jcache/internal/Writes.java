@@ -10,9 +10,9 @@ import javax.cache.integration.CompletionListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The calls of a guarded cache that may create entries: {@code put}, {@code getAndPut},
- * {@code putAll}, {@code putIfAbsent}, {@code loadAll}. Each runs as a write of its keys
- * ({@link CacheGuard#beginWrite}); none is short-circuited.
+ * The calls of a guarded cache that may create entries: {@code put}, {@code getAndPut}, {@code
+ * putAll}, {@code putIfAbsent}, {@code loadAll}. Each runs as a write of its keys ({@link
+ * CacheGuard#beginWrite}); none is short-circuited.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -35,10 +35,13 @@ public final class Writes<K, V> {
     context.requireOpen();
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value"); // before the write: a rejected call changes nothing
-    context.write(key, () -> {
-      cache.put(key, value);
-      return Boolean.TRUE;
-    }, written -> true);
+    context.write(
+        key,
+        () -> {
+          cache.put(key, value);
+          return Boolean.TRUE;
+        },
+        written -> true);
   }
 
   public @Nullable V getAndPut(K key, V value) {
@@ -55,10 +58,13 @@ public final class Writes<K, V> {
     for (V value : map.values()) {
       Objects.requireNonNull(value, "map contains a null value");
     }
-    context.writeAll(map.keySet(), () -> {
-      cache.putAll(map);
-      return Boolean.TRUE;
-    }, (key, written) -> true);
+    context.writeAll(
+        map.keySet(),
+        () -> {
+          cache.putAll(map);
+          return Boolean.TRUE;
+        },
+        (key, written) -> true);
   }
 
   public boolean putIfAbsent(K key, V value) {
@@ -73,40 +79,46 @@ public final class Writes<K, V> {
    * Loads through the wrapped cache as a write of each of {@code keys} until the provider reports
    * completion. Caffeine reports it before its Created events ran, so the writes end visible
    * whatever the events said ({@link CacheGuard#keepWrite}): a key that was not loaded, or whose
-   * event came in time, then holds a spare copy until the next rebuild. A loader that returns
-   * keys it was not asked for breaks this: such keys may be reported absent until their events
-   * ran (and longer, if a rebuild's scan missed them).
+   * event came in time, then holds a spare copy until the next rebuild. A loader that returns keys
+   * it was not asked for breaks this: such keys may be reported absent until their events ran (and
+   * longer, if a rebuild's scan missed them).
    */
-  public void loadAll(Set<? extends K> keys, boolean replaceExistingValues,
+  public void loadAll(
+      Set<? extends K> keys,
+      boolean replaceExistingValues,
       @Nullable CompletionListener completionListener) {
     context.requireOpen();
     Objects.requireNonNull(keys, "keys");
     CacheContext.requireNoNullKeys(keys);
     List<CacheGuard.Write<K>> writes = context.beginAll(keys);
     AtomicBoolean ended = new AtomicBoolean();
-    Runnable end = () -> {
-      if (ended.compareAndSet(false, true)) {
-        writes.forEach(guard::keepWrite);
-      }
-    };
+    Runnable end =
+        () -> {
+          if (ended.compareAndSet(false, true)) {
+            writes.forEach(guard::keepWrite);
+          }
+        };
     try {
-      cache.loadAll(keys, replaceExistingValues, new CompletionListener() {
-        @Override
-        public void onCompletion() {
-          end.run();
-          if (completionListener != null) {
-            completionListener.onCompletion();
-          }
-        }
+      cache.loadAll(
+          keys,
+          replaceExistingValues,
+          new CompletionListener() {
+            @Override
+            public void onCompletion() {
+              end.run();
+              if (completionListener != null) {
+                completionListener.onCompletion();
+              }
+            }
 
-        @Override
-        public void onException(Exception e) {
-          end.run();
-          if (completionListener != null) {
-            completionListener.onException(e);
-          }
-        }
-      });
+            @Override
+            public void onException(Exception e) {
+              end.run();
+              if (completionListener != null) {
+                completionListener.onException(e);
+              }
+            }
+          });
     } catch (RuntimeException | Error e) {
       end.run();
       throw e;

@@ -11,8 +11,8 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * A class-based JDBC repository with a guard of its own, {@code books}, declared by name and fed
- * by the {@code bookKeys} KeySource bean (a {@code select id} over the same table). Its annotation
+ * A class-based JDBC repository with a guard of its own, {@code books}, declared by name and fed by
+ * the {@code bookKeys} KeySource bean (a {@code select id} over the same table). Its annotation
  * asks for fpp 0.05; application.properties overrides that with {@code cuckooguard.guards.books.*}.
  */
 @Repository
@@ -35,7 +35,8 @@ public class BookStore {
   @GuardedFind
   @Transactional(readOnly = true)
   public Optional<String> title(long id) {
-    List<String> titles = jdbc.queryForList("select title from book where id = ?", String.class, id);
+    List<String> titles =
+        jdbc.queryForList("select title from book where id = ?", String.class, id);
     return titles.stream().findFirst();
   }
 

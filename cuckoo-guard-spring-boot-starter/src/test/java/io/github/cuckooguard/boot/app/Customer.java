@@ -9,8 +9,7 @@ import jakarta.persistence.Id;
 @GuardedEntity
 public class Customer {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String name;
 

@@ -10,9 +10,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * A Boot application with the starter, Spring Data JPA on H2, Actuator and Micrometer, and no
- * {@code @EnableCuckooGuard}. Besides the entity guard it has a guard declared by name
- * ("books", on {@link BookStore}) and a guard bean without a key source ("tokens"), whose
- * pass-through state the health tests control.
+ * {@code @EnableCuckooGuard}. Besides the entity guard it has a guard declared by name ("books", on
+ * {@link BookStore}) and a guard bean without a key source ("tokens"), whose pass-through state the
+ * health tests control.
  */
 @SpringBootApplication
 public class GuardedApp {
@@ -35,6 +35,10 @@ public class GuardedApp {
 
   @Bean
   CuckooGuard<Long> tokens() {
-    return CuckooGuard.newBuilder(Funnels.longFunnel()).name("tokens").expectedInsertions(1_000).fpp(0.01).build();
+    return CuckooGuard.newBuilder(Funnels.longFunnel())
+        .name("tokens")
+        .expectedInsertions(1_000)
+        .fpp(0.01)
+        .build();
   }
 }

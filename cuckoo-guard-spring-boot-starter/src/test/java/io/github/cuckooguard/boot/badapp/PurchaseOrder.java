@@ -7,8 +7,7 @@ import jakarta.persistence.Id;
 @Entity
 public class PurchaseOrder {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   protected PurchaseOrder() {}
 

@@ -38,7 +38,10 @@ import org.springframework.core.ResolvableType;
 final class AbsentValue {
 
   private static final String[] REJECTED_CONTAINERS = {
-    "org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow", "java.util.Map", "java.util.Iterator"
+    "org.reactivestreams.Publisher",
+    "kotlinx.coroutines.flow.Flow",
+    "java.util.Map",
+    "java.util.Iterator"
   };
 
   private final Supplier<@Nullable Object> value;
@@ -50,7 +53,9 @@ final class AbsentValue {
   }
 
   private AbsentValue(
-      Supplier<@Nullable Object> value, Predicate<@Nullable Object> isAbsent, @Nullable AbsentValue futureElement) {
+      Supplier<@Nullable Object> value,
+      Predicate<@Nullable Object> isAbsent,
+      @Nullable AbsentValue futureElement) {
     this.value = value;
     this.isAbsent = isAbsent;
     this.futureElement = futureElement;
@@ -63,14 +68,21 @@ final class AbsentValue {
    * @throws IllegalStateException naming the method if the type cannot be short-circuited
    */
   static AbsentValue forFinder(Method method, @Nullable Class<?> targetClass) {
-    ResolvableType type = ResolvableType.forMethodReturnType(method,
-        targetClass != null ? targetClass : method.getDeclaringClass());
+    ResolvableType type =
+        ResolvableType.forMethodReturnType(
+            method, targetClass != null ? targetClass : method.getDeclaringClass());
     try {
       return of(type, true);
     } catch (UnsupportedTypeException ex) {
       throw new IllegalStateException(
-          "@GuardedFind on " + Describe.method(method) + ": return type " + type + " cannot be "
-              + "short-circuited (" + ex.getMessage() + ")"
+          "@GuardedFind on "
+              + Describe.method(method)
+              + ": return type "
+              + type
+              + " cannot be "
+              + "short-circuited ("
+              + ex.getMessage()
+              + ")"
               + ". A definite miss must return the finder's own \"nothing found\" value, and "
               + "there is none for this type. Supported: a reference type (null), Optional, "
               + "boolean/Boolean (false), List/Collection/Iterable/Set/SortedSet/NavigableSet, "
@@ -86,9 +98,10 @@ final class AbsentValue {
       return constant(Boolean.FALSE);
     }
     if (raw.isPrimitive()) {
-      throw new UnsupportedTypeException(raw == void.class
-          ? "a void finder returns nothing to short-circuit"
-          : "0 and \"not found\" cannot be told apart");
+      throw new UnsupportedTypeException(
+          raw == void.class
+              ? "a void finder returns nothing to short-circuit"
+              : "0 and \"not found\" cannot be told apart");
     }
     if (Number.class.isAssignableFrom(raw) || raw == Character.class) {
       throw new UnsupportedTypeException("a boxed number could mean null or 0");
@@ -139,15 +152,19 @@ final class AbsentValue {
         throw new UnsupportedTypeException("the future's element type is not declared");
       }
       AbsentValue inner = of(element, false);
-      return new AbsentValue(() -> CompletableFuture.completedFuture(inner.value()), result -> false, inner);
+      return new AbsentValue(
+          () -> CompletableFuture.completedFuture(inner.value()), result -> false, inner);
     }
     if (Collection.class.isAssignableFrom(raw) || Iterable.class.isAssignableFrom(raw)) {
-      throw new UnsupportedTypeException("only the interfaces List, Collection, Iterable, Set, "
-          + "SortedSet and NavigableSet are supported, not " + raw.getName());
+      throw new UnsupportedTypeException(
+          "only the interfaces List, Collection, Iterable, Set, "
+              + "SortedSet and NavigableSet are supported, not "
+              + raw.getName());
     }
     for (String name : REJECTED_CONTAINERS) {
       if (isAssignableTo(raw, name)) {
-        throw new UnsupportedTypeException("a " + name + " has no single empty value the finder would return");
+        throw new UnsupportedTypeException(
+            "a " + name + " has no single empty value the finder would return");
       }
     }
     return new AbsentValue(() -> null, result -> result == null);
@@ -188,11 +205,12 @@ final class AbsentValue {
     AbsentValue element = futureElement;
     if (element != null) {
       if (result instanceof CompletionStage<?> stage) {
-        stage.whenComplete((value, failure) -> {
-          if (failure == null && element.isAbsent.test(value)) {
-            onAbsent.run();
-          }
-        });
+        stage.whenComplete(
+            (value, failure) -> {
+              if (failure == null && element.isAbsent.test(value)) {
+                onAbsent.run();
+              }
+            });
       }
     } else if (isAbsent.test(result)) {
       onAbsent.run();

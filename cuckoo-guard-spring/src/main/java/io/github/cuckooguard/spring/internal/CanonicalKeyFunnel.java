@@ -8,10 +8,10 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The funnel of the guards declared with {@code @CuckooGuarded}, whose keys come from SpEL
- * expressions and parameters of any declared type. Integral numbers are one key space: an
- * {@code int} parameter of a finder and the {@code Long} id of an entity must hash alike, or the
- * finder would miss keys the add stored. The bytes match the {@code Funnels} of cuckoo-guard-core for
- * the same type (a long as 8 bytes, a string as UTF-8, a UUID as two longs, an enum as its name).
+ * expressions and parameters of any declared type. Integral numbers are one key space: an {@code
+ * int} parameter of a finder and the {@code Long} id of an entity must hash alike, or the finder
+ * would miss keys the add stored. The bytes match the {@code Funnels} of cuckoo-guard-core for the
+ * same type (a long as 8 bytes, a string as UTF-8, a UUID as two longs, an enum as its name).
  *
  * <p>Stateless and thread-safe.
  */
@@ -23,7 +23,14 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
       "Long, Integer, Short, Byte, CharSequence (String), UUID, byte[] or an enum";
 
   private static final Class<?>[] ACCEPTED = {
-    Long.class, Integer.class, Short.class, Byte.class, String.class, UUID.class, byte[].class, Enum.class
+    Long.class,
+    Integer.class,
+    Short.class,
+    Byte.class,
+    String.class,
+    UUID.class,
+    byte[].class,
+    Enum.class
   };
 
   /**
@@ -61,7 +68,10 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
 
   @Override
   public void funnel(Object key, KeySink sink) {
-    if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof Byte) {
+    if (key instanceof Long
+        || key instanceof Integer
+        || key instanceof Short
+        || key instanceof Byte) {
       sink.putLong(((Number) key).longValue());
     } else if (key instanceof CharSequence chars) {
       sink.putBytes(chars.toString().getBytes(StandardCharsets.UTF_8));
@@ -74,8 +84,11 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
       sink.putBytes(constant.name().getBytes(StandardCharsets.UTF_8));
     } else {
       throw new IllegalArgumentException(
-          "Key type " + key.getClass().getName() + " is not supported by the guards of @CuckooGuarded ("
-              + SUPPORTED + "); map the key to one of them in the key expression, or declare a "
+          "Key type "
+              + key.getClass().getName()
+              + " is not supported by the guards of @CuckooGuarded ("
+              + SUPPORTED
+              + "); map the key to one of them in the key expression, or declare a "
               + "CuckooGuard bean of that name with a Funnel for the type");
     }
   }

@@ -15,9 +15,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
  *
  * <p>{@link ContextRefreshedEvent} is the right signal with spring-context alone: it is published
  * at the end of {@code refresh()}, after every singleton is created and every {@code Lifecycle}
- * bean started ({@code SmartInitializingSingleton} runs before the lifecycle beans start;
- * {@code ApplicationReadyEvent} belongs to Spring Boot). Only this context's event opens the gate,
- * not a child's; a context closed before it was refreshed fails the waiting scans.
+ * bean started ({@code SmartInitializingSingleton} runs before the lifecycle beans start; {@code
+ * ApplicationReadyEvent} belongs to Spring Boot). Only this context's event opens the gate, not a
+ * child's; a context closed before it was refreshed fails the waiting scans.
  *
  * <p>Thread-safe.
  */
@@ -41,8 +41,9 @@ public final class ContextReadyGate
 
   @Override
   public void destroy() {
-    refreshed.completeExceptionally(new IllegalStateException(
-        "the application context was closed before it was refreshed; no key scan"));
+    refreshed.completeExceptionally(
+        new IllegalStateException(
+            "the application context was closed before it was refreshed; no key scan"));
   }
 
   /**

@@ -8,15 +8,16 @@ import org.springframework.util.ClassUtils;
 
 /**
  * What {@code @EnableCuckooGuard} imports, as {@code CachingConfigurationSelector} does for
- * {@code @EnableCaching}: the auto-proxy creator registrar and {@link ProxyCuckooGuardConfiguration},
- * plus {@link GuardTransactionConfiguration} when spring-tx is on the class path (detected by
- * class presence: spring-tx stays optional).
+ * {@code @EnableCaching}: the auto-proxy creator registrar and {@link
+ * ProxyCuckooGuardConfiguration}, plus {@link GuardTransactionConfiguration} when spring-tx is on
+ * the class path (detected by class presence: spring-tx stays optional).
  */
 public final class CuckooGuardConfigurationSelector implements ImportSelector {
 
-  private static final boolean TRANSACTIONS_PRESENT = ClassUtils.isPresent(
-      "org.springframework.transaction.interceptor.TransactionInterceptor",
-      CuckooGuardConfigurationSelector.class.getClassLoader());
+  private static final boolean TRANSACTIONS_PRESENT =
+      ClassUtils.isPresent(
+          "org.springframework.transaction.interceptor.TransactionInterceptor",
+          CuckooGuardConfigurationSelector.class.getClassLoader());
 
   @Override
   public String[] selectImports(AnnotationMetadata importingClassMetadata) {

@@ -11,13 +11,14 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Creates the guard of one {@code @CuckooGuarded(name = …)} declaration. The declaration is held as
  * plain constructor arguments (strings, numbers, a class) rather than in an instance supplier, so
- * that Spring AOT ({@code spring-boot:process-aot}, native images) can write the bean definition
- * as code; the guard itself is only built at run time, when the bean is first requested, so AOT
+ * that Spring AOT ({@code spring-boot:process-aot}, native images) can write the bean definition as
+ * code; the guard itself is only built at run time, when the bean is first requested, so AOT
  * processing builds no guard and starts no warm-up.
  *
  * <p>Not part of the API: public only because AOT-generated code instantiates it.
  */
-public final class DeclaredGuardFactoryBean implements FactoryBean<CuckooGuard<Object>>, BeanFactoryAware {
+public final class DeclaredGuardFactoryBean
+    implements FactoryBean<CuckooGuard<Object>>, BeanFactoryAware {
 
   private final String name;
   private final String declaredBy;
@@ -39,8 +40,16 @@ public final class DeclaredGuardFactoryBean implements FactoryBean<CuckooGuard<O
    * @param scanClass the class declaring that method, or {@code void.class}
    * @param scanMethodName the method's name (it takes no parameters), or empty
    */
-  public DeclaredGuardFactoryBean(String name, String declaredBy, long expectedInsertions, double fpp,
-      String specBean, String keySourceBean, boolean startsEmpty, String scanBeanName, Class<?> scanClass,
+  public DeclaredGuardFactoryBean(
+      String name,
+      String declaredBy,
+      long expectedInsertions,
+      double fpp,
+      String specBean,
+      String keySourceBean,
+      boolean startsEmpty,
+      String scanBeanName,
+      Class<?> scanClass,
       String scanMethodName) {
     this.name = name;
     this.declaredBy = declaredBy;
@@ -68,7 +77,8 @@ public final class DeclaredGuardFactoryBean implements FactoryBean<CuckooGuard<O
         if (g == null) {
           BeanFactory factory = beanFactory;
           if (factory == null) {
-            throw new IllegalStateException("guard '" + name + "' requested outside a bean factory");
+            throw new IllegalStateException(
+                "guard '" + name + "' requested outside a bean factory");
           }
           g = GuardFactory.create(this, keyScan(), factory);
           guard = g;
@@ -92,8 +102,14 @@ public final class DeclaredGuardFactoryBean implements FactoryBean<CuckooGuard<O
     if (!scanMethodName.isEmpty()) {
       Method method = ReflectionUtils.findMethod(scanClass, scanMethodName);
       if (method == null) {
-        throw new IllegalStateException("guard '" + name + "': the @GuardKeySource method " + scanClass.getName()
-            + "." + scanMethodName + "() is gone");
+        throw new IllegalStateException(
+            "guard '"
+                + name
+                + "': the @GuardKeySource method "
+                + scanClass.getName()
+                + "."
+                + scanMethodName
+                + "() is gone");
       }
       return new KeyScan.OfMethod(scanBeanName, method);
     }

@@ -13,8 +13,8 @@ interface EntityGuardLookup {
   String BEAN_NAME = "io.github.cuckooguard.spring.internalEntityGuards";
 
   /**
-   * The guard of {@code entity}, resolved against the context's {@code EntityManagerFactory}
-   * beans on first use (and for every declared entity once the singletons exist).
+   * The guard of {@code entity}, resolved against the context's {@code EntityManagerFactory} beans
+   * on first use (and for every declared entity once the singletons exist).
    *
    * @param where the annotated method, for the message
    * @throws IllegalStateException naming {@code where} if no {@code @CuckooGuarded(entity = …)}
@@ -26,10 +26,10 @@ interface EntityGuardLookup {
   interface EntityGuard {
 
     /**
-     * False if a finder of the entity by {@code id} definitely finds nothing now, so that it
-     * need not run; true if it might find a row, and whenever the finder must run anyway (an
-     * {@code EntityManager} of the factory is bound to the thread and may hold unflushed
-     * entities; the guard warms up or cannot tell).
+     * False if a finder of the entity by {@code id} definitely finds nothing now, so that it need
+     * not run; true if it might find a row, and whenever the finder must run anyway (an {@code
+     * EntityManager} of the factory is bound to the thread and may hold unflushed entities; the
+     * guard warms up or cannot tell).
      *
      * @throws IllegalStateException if the entity's factory cannot be used (see {@code
      *     CuckooGuarded#entity()}) or names no tenant

@@ -11,15 +11,16 @@ import org.springframework.core.type.AnnotationMetadata;
  * Registers the infrastructure auto-proxy creator (shared with {@code @EnableCaching} and
  * {@code @EnableTransactionManagement}, escalated to the AspectJ one if that is present), and
  * switches it to class proxies when {@code @EnableCuckooGuard(proxyTargetClass = true)}. It is
- * Spring's {@code AutoProxyRegistrar} minus the {@code mode} attribute: only proxies are
- * supported.
+ * Spring's {@code AutoProxyRegistrar} minus the {@code mode} attribute: only proxies are supported.
  */
 public final class GuardAutoProxyRegistrar implements ImportBeanDefinitionRegistrar {
 
   @Override
-  public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
+  public void registerBeanDefinitions(
+      AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
     AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
-    Map<String, Object> attributes = importingClassMetadata.getAnnotationAttributes(EnableCuckooGuard.class.getName());
+    Map<String, Object> attributes =
+        importingClassMetadata.getAnnotationAttributes(EnableCuckooGuard.class.getName());
     if (attributes != null && Boolean.TRUE.equals(attributes.get("proxyTargetClass"))) {
       AopConfigUtils.forceAutoProxyCreatorToUseClassProxying(registry);
     }

@@ -7,10 +7,10 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything the beans of a context say about one guard name: the {@link CuckooGuarded}
- * annotations (one guard may be declared by several repositories, which must then agree) and
- * the {@code @GuardKeySource} method, if any. Collected before any bean is created; not
- * thread-safe (used by the registrar only).
+ * Everything the beans of a context say about one guard name: the {@link CuckooGuarded} annotations
+ * (one guard may be declared by several repositories, which must then agree) and the
+ * {@code @GuardKeySource} method, if any. Collected before any bean is created; not thread-safe
+ * (used by the registrar only).
  */
 final class GuardDeclaration {
 
@@ -62,14 +62,29 @@ final class GuardDeclaration {
     if (declaredBy.contains(where)) {
       return;
     }
-    expectedInsertions = agree("expectedInsertions", expectedInsertions, annotation.expectedInsertions(),
-        CuckooGuarded.UNSET, where);
+    expectedInsertions =
+        agree(
+            "expectedInsertions",
+            expectedInsertions,
+            annotation.expectedInsertions(),
+            CuckooGuarded.UNSET,
+            where);
     fpp = agree("fpp", fpp, annotation.fpp(), (double) CuckooGuarded.UNSET, where);
     specBean = agree("spec", specBean, annotation.spec(), "", where);
-    if (!specBean.isEmpty() && (expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET)) {
-      throw new IllegalStateException("Guard '" + name + "' is declared with spec = \"" + specBean + "\" and with "
-          + "expectedInsertions or fpp (by " + declaredBy() + (declaredBy.isEmpty() ? "" : ", ") + where + "); the "
-          + "GuardSpec bean holds every setting: set them there, or drop spec.");
+    if (!specBean.isEmpty()
+        && (expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET)) {
+      throw new IllegalStateException(
+          "Guard '"
+              + name
+              + "' is declared with spec = \""
+              + specBean
+              + "\" and with "
+              + "expectedInsertions or fpp (by "
+              + declaredBy()
+              + (declaredBy.isEmpty() ? "" : ", ")
+              + where
+              + "); the "
+              + "GuardSpec bean holds every setting: set them there, or drop spec.");
     }
     keySourceBean = agree("keySource", keySourceBean, annotation.keySource(), "", where);
     startsEmpty = agree("startsEmpty", startsEmpty, annotation.startsEmpty(), false, where);
@@ -83,9 +98,22 @@ final class GuardDeclaration {
     if (Objects.equals(declared, unset)) {
       return current;
     }
-    throw new IllegalStateException("Guard '" + name + "' is declared with " + attribute + " = "
-        + current + " by " + declaredBy() + " and " + attribute + " = " + declared + " by " + where
-        + "; declarations of one guard must agree. Set it in one place only.");
+    throw new IllegalStateException(
+        "Guard '"
+            + name
+            + "' is declared with "
+            + attribute
+            + " = "
+            + current
+            + " by "
+            + declaredBy()
+            + " and "
+            + attribute
+            + " = "
+            + declared
+            + " by "
+            + where
+            + "; declarations of one guard must agree. Set it in one place only.");
   }
 
   /**
@@ -96,9 +124,14 @@ final class GuardDeclaration {
   void keyScanMethod(KeyScan.OfMethod scan) {
     KeyScan.OfMethod current = keyScanMethod;
     if (current != null && !current.method().equals(scan.method())) {
-      throw new IllegalStateException("Guard '" + name + "' has two @GuardKeySource methods, "
-          + Describe.method(current.method()) + " and " + Describe.method(scan.method())
-          + "; a guard has one key source.");
+      throw new IllegalStateException(
+          "Guard '"
+              + name
+              + "' has two @GuardKeySource methods, "
+              + Describe.method(current.method())
+              + " and "
+              + Describe.method(scan.method())
+              + "; a guard has one key source.");
     }
     if (current == null) {
       keyScanMethod = scan;
@@ -107,8 +140,12 @@ final class GuardDeclaration {
 
   /** Whether anything beyond the name is configured (not allowed for a guard bean of your own). */
   boolean configuresGuard() {
-    return expectedInsertions != CuckooGuarded.UNSET || fpp != CuckooGuarded.UNSET || !specBean.isEmpty()
-        || !keySourceBean.isEmpty() || startsEmpty || keyScanMethod != null;
+    return expectedInsertions != CuckooGuarded.UNSET
+        || fpp != CuckooGuarded.UNSET
+        || !specBean.isEmpty()
+        || !keySourceBean.isEmpty()
+        || startsEmpty
+        || keyScanMethod != null;
   }
 
   /**
@@ -119,9 +156,16 @@ final class GuardDeclaration {
   @Nullable KeyScan keyScan() {
     KeyScan.OfMethod method = keyScanMethod;
     if (method != null && !keySourceBean.isEmpty()) {
-      throw new IllegalStateException("Guard '" + name + "' has two key sources: keySource = \""
-          + keySourceBean + "\" (declared by " + declaredBy() + ") and " + method.describe()
-          + "; keep one.");
+      throw new IllegalStateException(
+          "Guard '"
+              + name
+              + "' has two key sources: keySource = \""
+              + keySourceBean
+              + "\" (declared by "
+              + declaredBy()
+              + ") and "
+              + method.describe()
+              + "; keep one.");
     }
     if (method != null) {
       return method;
@@ -130,11 +174,16 @@ final class GuardDeclaration {
       return new KeyScan.OfBean(keySourceBean);
     }
     if (!startsEmpty()) {
-      throw new IllegalStateException("Guard '" + name + "' (declared by " + declaredBy() + ") has no "
-          + "key source, so it cannot learn the keys that exist when the application starts, and "
-          + "would answer \"absent\" for them. Name a KeySource bean with @CuckooGuarded(keySource "
-          + "= \"…\"), or annotate a repository method that returns all keys with @GuardKeySource; "
-          + "only if the store is empty at every start, declare @CuckooGuarded(startsEmpty = true).");
+      throw new IllegalStateException(
+          "Guard '"
+              + name
+              + "' (declared by "
+              + declaredBy()
+              + ") has no "
+              + "key source, so it cannot learn the keys that exist when the application starts, and "
+              + "would answer \"absent\" for them. Name a KeySource bean with @CuckooGuarded(keySource "
+              + "= \"…\"), or annotate a repository method that returns all keys with @GuardKeySource; "
+              + "only if the store is empty at every start, declare @CuckooGuarded(startsEmpty = true).");
     }
     return null;
   }

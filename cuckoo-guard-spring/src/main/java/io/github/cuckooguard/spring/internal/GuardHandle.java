@@ -68,9 +68,15 @@ final class GuardHandle {
     @Override
     Object toKey(String guard, Object value) {
       if (!CanonicalKeyFunnel.supports(value)) {
-        throw new IllegalArgumentException("Guard '" + guard + "': a key of type " + value.getClass().getName()
-            + " is not supported (" + CanonicalKeyFunnel.SUPPORTED + "); map it to one of these "
-            + "in the key expression, e.g. key = \"#user.id\"");
+        throw new IllegalArgumentException(
+            "Guard '"
+                + guard
+                + "': a key of type "
+                + value.getClass().getName()
+                + " is not supported ("
+                + CanonicalKeyFunnel.SUPPORTED
+                + "); map it to one of these "
+                + "in the key expression, e.g. key = \"#user.id\"");
       }
       return value;
     }
@@ -78,10 +84,21 @@ final class GuardHandle {
     @Override
     void check(String where, String guard, Class<?> type) {
       if (!CanonicalKeyFunnel.mayHold(type)) {
-        throw new IllegalStateException(where + ": the key is a " + type.getName() + ", which guard '" + guard
-            + "' cannot take (it takes " + CanonicalKeyFunnel.SUPPORTED + "). Map the key to one of these "
-            + "in the key expression (e.g. key = \"#date.toEpochDay()\"), or define a CuckooGuard bean "
-            + "named '" + guard + "' with a Funnel for " + type.getSimpleName() + ".");
+        throw new IllegalStateException(
+            where
+                + ": the key is a "
+                + type.getName()
+                + ", which guard '"
+                + guard
+                + "' cannot take (it takes "
+                + CanonicalKeyFunnel.SUPPORTED
+                + "). Map the key to one of these "
+                + "in the key expression (e.g. key = \"#date.toEpochDay()\"), or define a CuckooGuard bean "
+                + "named '"
+                + guard
+                + "' with a Funnel for "
+                + type.getSimpleName()
+                + ".");
       }
     }
   }
@@ -96,7 +113,8 @@ final class GuardHandle {
   }
 
   private static final class Converted extends KeyType {
-    private static final ConversionService CONVERSION = DefaultConversionService.getSharedInstance();
+    private static final ConversionService CONVERSION =
+        DefaultConversionService.getSharedInstance();
     private final Class<?> type;
 
     Converted(Class<?> type) {
@@ -106,9 +124,16 @@ final class GuardHandle {
     @Override
     void check(String where, String guard, Class<?> declared) {
       if (declared != Object.class && !CONVERSION.canConvert(declared, type)) {
-        throw new IllegalStateException(where + ": the key is a " + declared.getName() + ", but guard '" + guard
-            + "' takes " + type.getName() + " keys and there is no conversion between them. Map the key "
-            + "in the key expression, or declare the guard bean with the key type it is given.");
+        throw new IllegalStateException(
+            where
+                + ": the key is a "
+                + declared.getName()
+                + ", but guard '"
+                + guard
+                + "' takes "
+                + type.getName()
+                + " keys and there is no conversion between them. Map the key "
+                + "in the key expression, or declare the guard bean with the key type it is given.");
       }
     }
 
@@ -123,11 +148,28 @@ final class GuardHandle {
           return converted;
         }
       } catch (ConversionException ex) {
-        throw new IllegalArgumentException("Guard '" + guard + "' takes " + type.getName()
-            + " keys; " + value.getClass().getName() + " value " + value + " cannot be converted", ex);
+        throw new IllegalArgumentException(
+            "Guard '"
+                + guard
+                + "' takes "
+                + type.getName()
+                + " keys; "
+                + value.getClass().getName()
+                + " value "
+                + value
+                + " cannot be converted",
+            ex);
       }
-      throw new IllegalArgumentException("Guard '" + guard + "' takes " + type.getName() + " keys; "
-          + value.getClass().getName() + " value " + value + " converts to null");
+      throw new IllegalArgumentException(
+          "Guard '"
+              + guard
+              + "' takes "
+              + type.getName()
+              + " keys; "
+              + value.getClass().getName()
+              + " value "
+              + value
+              + " converts to null");
     }
   }
 }

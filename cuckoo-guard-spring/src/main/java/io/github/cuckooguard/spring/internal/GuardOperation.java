@@ -16,8 +16,13 @@ import org.jspecify.annotations.Nullable;
  * @param method the method, for log messages
  */
 record GuardOperation(
-    Kind kind, String guardName, EntityGuardLookup.@Nullable EntityGuard entity, KeyResolver key,
-    @Nullable AbsentValue absent, @Nullable WriteOutcome outcome, String method) {
+    Kind kind,
+    String guardName,
+    EntityGuardLookup.@Nullable EntityGuard entity,
+    KeyResolver key,
+    @Nullable AbsentValue absent,
+    @Nullable WriteOutcome outcome,
+    String method) {
 
   /** The three guarded method roles. */
   enum Kind {

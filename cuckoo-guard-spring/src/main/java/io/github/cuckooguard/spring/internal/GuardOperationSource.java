@@ -27,15 +27,15 @@ import org.springframework.util.StringUtils;
 
 /**
  * Reads the guard annotations of a method, the way {@code AnnotationCacheOperationSource} reads
- * {@code @Cacheable}: on the most specific method of the target class first, then on the method
- * the call came in on (an interface method: the only place a Spring Data repository can carry
- * them), each time through the type hierarchy (so an annotation on an interface method applies to
- * its implementations). The class-level {@link CuckooGuarded} is found on the target class or its
- * interfaces; with {@link CuckooGuarded#entity()} its finders ask cuckoo-guard-hibernate's guard of that
- * entity, and adds and removes that name no guard of their own are rejected.
+ * {@code @Cacheable}: on the most specific method of the target class first, then on the method the
+ * call came in on (an interface method: the only place a Spring Data repository can carry them),
+ * each time through the type hierarchy (so an annotation on an interface method applies to its
+ * implementations). The class-level {@link CuckooGuarded} is found on the target class or its
+ * interfaces; with {@link CuckooGuarded#entity()} its finders ask cuckoo-guard-hibernate's guard of
+ * that entity, and adds and removes that name no guard of their own are rejected.
  *
- * <p>Every check that does not need arguments runs here, when the auto-proxy creator asks whether
- * a bean's methods match, so a wrong configuration fails the start of the context with a message
+ * <p>Every check that does not need arguments runs here, when the auto-proxy creator asks whether a
+ * bean's methods match, so a wrong configuration fails the start of the context with a message
  * naming the method. Results are cached per (method, target class); thread-safe.
  */
 public final class GuardOperationSource {
@@ -88,8 +88,8 @@ public final class GuardOperationSource {
   }
 
   /**
-   * The operation of {@code method} called on {@code targetClass}, or {@code null} if the method
-   * is not guarded.
+   * The operation of {@code method} called on {@code targetClass}, or {@code null} if the method is
+   * not guarded.
    *
    * @throws IllegalStateException naming the method if its annotations are wrong
    */
@@ -122,8 +122,13 @@ public final class GuardOperationSource {
         addIfPresent(candidate, type, found);
       }
       if (found.size() > 1) {
-        throw new IllegalStateException(Describe.method(candidate) + " carries " + found.size()
-            + " guard annotations " + found + "; a method is a find, an add or a remove, not several.");
+        throw new IllegalStateException(
+            Describe.method(candidate)
+                + " carries "
+                + found.size()
+                + " guard annotations "
+                + found
+                + "; a method is a find, an add or a remove, not several.");
       }
       if (found.size() == 1) {
         return parse(found.get(0), candidates.subList(i, candidates.size()), targetClass);
@@ -132,14 +137,16 @@ public final class GuardOperationSource {
     return null;
   }
 
-  private static void addIfPresent(Method method, Class<? extends Annotation> type, List<Annotation> found) {
+  private static void addIfPresent(
+      Method method, Class<? extends Annotation> type, List<Annotation> found) {
     Annotation annotation = AnnotatedElementUtils.findMergedAnnotation(method, type);
     if (annotation != null) {
       found.add(annotation);
     }
   }
 
-  private GuardOperation parse(Annotation annotation, List<Method> declarations, @Nullable Class<?> targetClass) {
+  private GuardOperation parse(
+      Annotation annotation, List<Method> declarations, @Nullable Class<?> targetClass) {
     Method method = declarations.get(0);
     Kind kind;
     String guard;
@@ -182,14 +189,29 @@ public final class GuardOperationSource {
     }
     String name = Describe.method(method);
     return switch (kind) {
-      case FIND -> new GuardOperation(kind, guardName, entity, keyResolver,
-          AbsentValue.forFinder(method, targetClass), null, name);
+      case FIND ->
+          new GuardOperation(
+              kind,
+              guardName,
+              entity,
+              keyResolver,
+              AbsentValue.forFinder(method, targetClass),
+              null,
+              name);
       case ADD -> {
         transactions.checkAddPropagation(where, method, targetClass);
-        yield new GuardOperation(kind, guardName, null, keyResolver, null, WriteOutcome.forAdd(method), name);
+        yield new GuardOperation(
+            kind, guardName, null, keyResolver, null, WriteOutcome.forAdd(method), name);
       }
-      case REMOVE -> new GuardOperation(kind, guardName, null, keyResolver, null,
-          WriteOutcome.forRemove(method, ((GuardedRemove) annotation).throwsIfAbsent()), name);
+      case REMOVE ->
+          new GuardOperation(
+              kind,
+              guardName,
+              null,
+              keyResolver,
+              null,
+              WriteOutcome.forRemove(method, ((GuardedRemove) annotation).throwsIfAbsent()),
+              name);
     };
   }
 
@@ -207,30 +229,43 @@ public final class GuardOperationSource {
 
   private static void checkInterceptable(String where, Method method) {
     int modifiers = method.getModifiers();
-    String problem = Modifier.isStatic(modifiers) ? "static"
-        : Modifier.isPrivate(modifiers) ? "private"
-        : Modifier.isFinal(modifiers) ? "final"
-        : null;
+    String problem =
+        Modifier.isStatic(modifiers)
+            ? "static"
+            : Modifier.isPrivate(modifiers)
+                ? "private"
+                : Modifier.isFinal(modifiers) ? "final" : null;
     if (problem != null) {
-      throw new IllegalStateException(where + ": the method is " + problem + ", so a proxy cannot "
-          + "intercept it and the guard would silently not apply (a missed add is a false "
-          + "negative). Make it a non-final instance method called through the bean.");
+      throw new IllegalStateException(
+          where
+              + ": the method is "
+              + problem
+              + ", so a proxy cannot "
+              + "intercept it and the guard would silently not apply (a missed add is a false "
+              + "negative). Make it a non-final instance method called through the bean.");
     }
   }
 
-  private static @Nullable CuckooGuarded classLevelDeclaration(Method method, @Nullable Class<?> targetClass) {
-    CuckooGuarded declared = targetClass == null ? null
-        : AnnotatedElementUtils.findMergedAnnotation(targetClass, CuckooGuarded.class);
+  private static @Nullable CuckooGuarded classLevelDeclaration(
+      Method method, @Nullable Class<?> targetClass) {
+    CuckooGuarded declared =
+        targetClass == null
+            ? null
+            : AnnotatedElementUtils.findMergedAnnotation(targetClass, CuckooGuarded.class);
     if (declared == null) {
-      declared = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), CuckooGuarded.class);
+      declared =
+          AnnotatedElementUtils.findMergedAnnotation(
+              method.getDeclaringClass(), CuckooGuarded.class);
     }
     return declared;
   }
 
   private static String requireName(String where, @Nullable CuckooGuarded declared) {
     if (declared == null || !StringUtils.hasText(declared.name())) {
-      throw new IllegalStateException(where + ": no guard named. Put @CuckooGuarded(name = \"…\") on "
-          + "the class or interface, or name the guard in the annotation (guard = \"…\").");
+      throw new IllegalStateException(
+          where
+              + ": no guard named. Put @CuckooGuarded(name = \"…\") on "
+              + "the class or interface, or name the guard in the annotation (guard = \"…\").");
     }
     return declared.name();
   }

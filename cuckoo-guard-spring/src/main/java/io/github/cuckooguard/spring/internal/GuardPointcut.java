@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 
 /**
- * Matches the guarded methods: the class filter parses and checks every method of a bean class
- * once (so wrong annotations fail the start), the method matcher looks the method up.
+ * Matches the guarded methods: the class filter parses and checks every method of a bean class once
+ * (so wrong annotations fail the start), the method matcher looks the method up.
  */
 final class GuardPointcut extends StaticMethodMatcherPointcut {
 

@@ -6,8 +6,8 @@ import java.util.concurrent.ConcurrentMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
-import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.ResolvableType;
 import org.springframework.expression.BeanResolver;
@@ -20,8 +20,8 @@ import org.springframework.expression.BeanResolver;
 public final class GuardRegistry {
 
   /**
-   * Bean definition attribute set on the guards built from {@code @CuckooGuarded}: their keys
-   * use {@link CanonicalKeyFunnel}.
+   * Bean definition attribute set on the guards built from {@code @CuckooGuarded}: their keys use
+   * {@link CanonicalKeyFunnel}.
    */
   static final String CANONICAL_KEYS_ATTRIBUTE = GuardRegistry.class.getName() + ".canonicalKeys";
 
@@ -42,19 +42,29 @@ public final class GuardRegistry {
    */
   void checkGuard(String name, String where) {
     if (!beanFactory.containsBean(name)) {
-      throw new IllegalStateException(where + ": there is no CuckooGuard bean named '" + name
-          + "'. Declare it with @CuckooGuarded(name = \"" + name + "\") on the repository class or "
-          + "Spring Data repository interface, or define a CuckooGuard bean of that name.");
+      throw new IllegalStateException(
+          where
+              + ": there is no CuckooGuard bean named '"
+              + name
+              + "'. Declare it with @CuckooGuarded(name = \""
+              + name
+              + "\") on the repository class or "
+              + "Spring Data repository interface, or define a CuckooGuard bean of that name.");
     }
     if (!beanFactory.isTypeMatch(name, CuckooGuard.class)) {
-      throw new IllegalStateException(where + ": the bean named '" + name + "' is a "
-          + beanFactory.getType(name) + ", not a CuckooGuard. Rename the guard or the bean.");
+      throw new IllegalStateException(
+          where
+              + ": the bean named '"
+              + name
+              + "' is a "
+              + beanFactory.getType(name)
+              + ", not a CuckooGuard. Rename the guard or the bean.");
     }
   }
 
   /**
-   * Checks, without creating the guard, that keys of the declared type {@code type} fit the
-   * guard named {@code name} ({@code null}: not known before the call).
+   * Checks, without creating the guard, that keys of the declared type {@code type} fit the guard
+   * named {@code name} ({@code null}: not known before the call).
    *
    * @throws IllegalStateException naming {@code where}, the guard and the type otherwise
    */
@@ -65,20 +75,25 @@ public final class GuardRegistry {
   }
 
   /**
-   * The cuckoo-guard-hibernate guard of {@code entity}, declared with {@code @CuckooGuarded(entity =
-   * …)}.
+   * The cuckoo-guard-hibernate guard of {@code entity}, declared with {@code @CuckooGuarded(entity
+   * = …)}.
    *
    * @param where the annotated method, for the message
    * @throws IllegalStateException naming the method if no such declaration was registered
    */
   EntityGuardLookup.EntityGuard entityGuard(Class<?> entity, String where) {
     if (!beanFactory.containsBean(EntityGuardLookup.BEAN_NAME)) {
-      throw new IllegalStateException(where + ": @CuckooGuarded(entity = " + entity.getSimpleName()
-          + ".class) was not among the bean definitions when the context registered its guards. "
-          + "Register the repository as a bean definition (component scan, @Bean, "
-          + "@EnableJpaRepositories), not as a ready-made object.");
+      throw new IllegalStateException(
+          where
+              + ": @CuckooGuarded(entity = "
+              + entity.getSimpleName()
+              + ".class) was not among the bean definitions when the context registered its guards. "
+              + "Register the repository as a bean definition (component scan, @Bean, "
+              + "@EnableJpaRepositories), not as a ready-made object.");
     }
-    return beanFactory.getBean(EntityGuardLookup.BEAN_NAME, EntityGuardLookup.class).guardOf(entity, where);
+    return beanFactory
+        .getBean(EntityGuardLookup.BEAN_NAME, EntityGuardLookup.class)
+        .guardOf(entity, where);
   }
 
   /** The guard named {@code name}, created on first use. */
@@ -100,11 +115,13 @@ public final class GuardRegistry {
   }
 
   private GuardHandle.KeyType keyType(String name) {
-    if (beanFactory instanceof ConfigurableListableBeanFactory factory && factory.containsBeanDefinition(name)) {
+    if (beanFactory instanceof ConfigurableListableBeanFactory factory
+        && factory.containsBeanDefinition(name)) {
       BeanDefinition definition = factory.getMergedBeanDefinition(name);
       // The attribute is lost in AOT-generated definitions; the bean class is kept.
       if (Boolean.TRUE.equals(definition.getAttribute(CANONICAL_KEYS_ATTRIBUTE))
-          || definition instanceof AbstractBeanDefinition abd && abd.hasBeanClass()
+          || definition instanceof AbstractBeanDefinition abd
+              && abd.hasBeanClass()
               && abd.getBeanClass() == DeclaredGuardFactoryBean.class) {
         return GuardHandle.KeyType.canonical();
       }

@@ -21,7 +21,9 @@ public interface GuardSettingsProvider {
    */
   Map<String, String> settings(String guardName);
 
-  /** Where the settings of {@code guardName} come from, for error messages, e.g. a property prefix. */
+  /**
+   * Where the settings of {@code guardName} come from, for error messages, e.g. a property prefix.
+   */
   default String describe(String guardName) {
     return "settings of guard '" + guardName + "'";
   }

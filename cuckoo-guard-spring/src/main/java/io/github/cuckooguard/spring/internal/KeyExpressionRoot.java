@@ -4,8 +4,8 @@ import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The root object of key expressions ({@code #root.method}, {@code #root.args[0]},
- * {@code #root.target}), as {@code @Cacheable} offers.
+ * The root object of key expressions ({@code #root.method}, {@code #root.args[0]}, {@code
+ * #root.target}), as {@code @Cacheable} offers.
  */
 public final class KeyExpressionRoot {
 

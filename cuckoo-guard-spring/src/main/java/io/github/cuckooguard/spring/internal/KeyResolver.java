@@ -37,9 +37,9 @@ import org.springframework.util.StringUtils;
 /**
  * Finds the key of a guarded method call: a SpEL expression evaluated against the arguments (as
  * {@code @Cacheable}'s {@code key} is), the {@link GuardKey} parameter, or the only parameter.
- * Everything that can be checked without arguments is checked when the context starts: the
- * syntax, and that every {@code #variable} names a parameter ({@code #id} with
- * {@code -parameters}, or {@code #p0}/{@code #a0}).
+ * Everything that can be checked without arguments is checked when the context starts: the syntax,
+ * and that every {@code #variable} names a parameter ({@code #id} with {@code -parameters}, or
+ * {@code #p0}/{@code #a0}).
  *
  * <p>Immutable and thread-safe: the parsed expression is shared, each evaluation gets its own
  * context.
@@ -47,14 +47,19 @@ import org.springframework.util.StringUtils;
 final class KeyResolver {
 
   private static final SpelExpressionParser PARSER = new SpelExpressionParser();
-  private static final ParameterNameDiscoverer PARAMETER_NAMES = new DefaultParameterNameDiscoverer();
+  private static final ParameterNameDiscoverer PARAMETER_NAMES =
+      new DefaultParameterNameDiscoverer();
 
   private final @Nullable Expression expression;
   private final int parameterIndex;
   private final Method evaluationMethod;
   private final String description;
 
-  private KeyResolver(@Nullable Expression expression, int parameterIndex, Method evaluationMethod, String description) {
+  private KeyResolver(
+      @Nullable Expression expression,
+      int parameterIndex,
+      Method evaluationMethod,
+      String description) {
     this.expression = expression;
     this.parameterIndex = parameterIndex;
     this.evaluationMethod = evaluationMethod;
@@ -65,38 +70,46 @@ final class KeyResolver {
    * Builds and checks the resolver of one annotated method.
    *
    * @param annotation the annotation's simple name, for messages ({@code "@GuardedFind"})
-   * @param methods the candidate declarations of the method, most specific first (the class
-   *     method, then the interface method the call came in on); parameter names and
-   *     {@link GuardKey} are taken from the first that has them
+   * @param methods the candidate declarations of the method, most specific first (the class method,
+   *     then the interface method the call came in on); parameter names and {@link GuardKey} are
+   *     taken from the first that has them
    * @param keyExpression the annotation's {@code key}, empty if not set
    * @throws IllegalStateException naming the method if the key cannot be resolved
    */
   static KeyResolver create(String annotation, List<Method> methods, String keyExpression) {
     Method method = methods.get(0);
-    Method evaluationMethod = methods.stream()
-        .filter(m -> PARAMETER_NAMES.getParameterNames(m) != null)
-        .findFirst()
-        .orElse(method);
+    Method evaluationMethod =
+        methods.stream()
+            .filter(m -> PARAMETER_NAMES.getParameterNames(m) != null)
+            .findFirst()
+            .orElse(method);
     int guardKey = guardKeyIndex(annotation, methods);
     String where = annotation + " on " + Describe.method(method);
     if (StringUtils.hasText(keyExpression)) {
       if (guardKey >= 0) {
-        throw new IllegalStateException(where + ": both key = \"" + keyExpression
-            + "\" and a @GuardKey parameter are given; keep one of them.");
+        throw new IllegalStateException(
+            where
+                + ": both key = \""
+                + keyExpression
+                + "\" and a @GuardKey parameter are given; keep one of them.");
       }
       Expression expression = parse(where, keyExpression);
       checkVariables(where, keyExpression, expression, evaluationMethod);
       return new KeyResolver(expression, -1, evaluationMethod, "key \"" + keyExpression + "\"");
     }
     if (guardKey >= 0) {
-      return new KeyResolver(null, guardKey, evaluationMethod, "the @GuardKey parameter " + guardKey);
+      return new KeyResolver(
+          null, guardKey, evaluationMethod, "the @GuardKey parameter " + guardKey);
     }
     if (method.getParameterCount() == 1) {
       return new KeyResolver(null, 0, evaluationMethod, "the only parameter");
     }
-    throw new IllegalStateException(where + ": cannot tell which argument is the key: the method has "
-        + method.getParameterCount() + " parameters and neither a key expression nor a @GuardKey "
-        + "parameter. Add key = \"#name\" (or \"#p0\") or annotate the key parameter with @GuardKey.");
+    throw new IllegalStateException(
+        where
+            + ": cannot tell which argument is the key: the method has "
+            + method.getParameterCount()
+            + " parameters and neither a key expression nor a @GuardKey "
+            + "parameter. Add key = \"#name\" (or \"#p0\") or annotate the key parameter with @GuardKey.");
   }
 
   private static int guardKeyIndex(String annotation, List<Method> methods) {
@@ -109,9 +122,16 @@ final class KeyResolver {
         }
       }
       if (marked.size() > 1) {
-        throw new IllegalStateException(annotation + " on " + Describe.method(m) + ": @GuardKey is on "
-            + marked.size() + " parameters " + marked + "; a guard has one key, mark one parameter "
-            + "or use a key expression.");
+        throw new IllegalStateException(
+            annotation
+                + " on "
+                + Describe.method(m)
+                + ": @GuardKey is on "
+                + marked.size()
+                + " parameters "
+                + marked
+                + "; a guard has one key, mark one parameter "
+                + "or use a key expression.");
       }
       if (marked.size() == 1) {
         return marked.get(0);
@@ -124,12 +144,18 @@ final class KeyResolver {
     try {
       return PARSER.parseExpression(keyExpression);
     } catch (ParseException ex) {
-      throw new IllegalStateException(where + ": key expression \"" + keyExpression
-          + "\" is not valid SpEL: " + ex.getMessage(), ex);
+      throw new IllegalStateException(
+          where
+              + ": key expression \""
+              + keyExpression
+              + "\" is not valid SpEL: "
+              + ex.getMessage(),
+          ex);
     }
   }
 
-  private static void checkVariables(String where, String keyExpression, Expression expression, Method method) {
+  private static void checkVariables(
+      String where, String keyExpression, Expression expression, Method method) {
     Set<String> known = new LinkedHashSet<>();
     String[] names = PARAMETER_NAMES.getParameterNames(method);
     if (names != null) {
@@ -147,15 +173,24 @@ final class KeyResolver {
       if (variable.equals("root") || variable.equals("this") || known.contains(variable)) {
         continue;
       }
-      String hint = variable.equals("result")
-          ? " #result is not available: the key is evaluated before the method runs (an add must "
-              + "happen before the key becomes visible)."
-          : names == null
-              ? " Parameter names of this method are not available: compile with -parameters or "
-                  + "use #p0/#a0."
-              : "";
-      throw new IllegalStateException(where + ": key expression \"" + keyExpression
-          + "\" refers to #" + variable + ", which is not a parameter; known: " + known + "." + hint);
+      String hint =
+          variable.equals("result")
+              ? " #result is not available: the key is evaluated before the method runs (an add must "
+                  + "happen before the key becomes visible)."
+              : names == null
+                  ? " Parameter names of this method are not available: compile with -parameters or "
+                      + "use #p0/#a0."
+                  : "";
+      throw new IllegalStateException(
+          where
+              + ": key expression \""
+              + keyExpression
+              + "\" refers to #"
+              + variable
+              + ", which is not a parameter; known: "
+              + known
+              + "."
+              + hint);
     }
   }
 
@@ -198,16 +233,18 @@ final class KeyResolver {
   }
 
   /**
-   * The declared type of the key, as far as it is known without arguments: the key parameter's
-   * type (resolved against {@code targetClass}), or the type at the end of a key expression of
-   * the form {@code #param}, {@code #p0}, {@code #param.property}, {@code #param.method()} (and
-   * chains of these); {@code null} for any other expression.
+   * The declared type of the key, as far as it is known without arguments: the key parameter's type
+   * (resolved against {@code targetClass}), or the type at the end of a key expression of the form
+   * {@code #param}, {@code #p0}, {@code #param.property}, {@code #param.method()} (and chains of
+   * these); {@code null} for any other expression.
    */
   @Nullable Class<?> staticType(@Nullable Class<?> targetClass) {
     Expression spel = expression;
     if (spel == null) {
       return ClassUtils.resolvePrimitiveIfNecessary(
-          ResolvableType.forMethodParameter(evaluationMethod, parameterIndex, implementation(targetClass)).toClass());
+          ResolvableType.forMethodParameter(
+                  evaluationMethod, parameterIndex, implementation(targetClass))
+              .toClass());
     }
     if (!(spel instanceof SpelExpression parsed)) {
       return null;
@@ -228,14 +265,18 @@ final class KeyResolver {
     if (index < 0) {
       return null;
     }
-    ResolvableType type = ResolvableType.forMethodParameter(evaluationMethod, index, implementation(targetClass));
+    ResolvableType type =
+        ResolvableType.forMethodParameter(evaluationMethod, index, implementation(targetClass));
     for (SpelNode node : chain.subList(1, chain.size())) {
       Class<?> owner = type.toClass();
       Method accessor = null;
       if (node instanceof PropertyOrFieldReference property) {
         String name = property.getName();
         PropertyDescriptor descriptor = BeanUtils.getPropertyDescriptor(owner, name);
-        accessor = descriptor != null ? descriptor.getReadMethod() : ReflectionUtils.findMethod(owner, name);
+        accessor =
+            descriptor != null
+                ? descriptor.getReadMethod()
+                : ReflectionUtils.findMethod(owner, name);
         if (accessor == null) {
           Field field = ReflectionUtils.findField(owner, name);
           if (field == null) {

@@ -46,12 +46,17 @@ sealed interface KeyScan {
      */
     static OfMethod of(String beanName, Method method) {
       Class<?> type = method.getReturnType();
-      boolean emitsKeys = Iterable.class.isAssignableFrom(type) || BaseStream.class.isAssignableFrom(type)
-          || type.isArray();
+      boolean emitsKeys =
+          Iterable.class.isAssignableFrom(type)
+              || BaseStream.class.isAssignableFrom(type)
+              || type.isArray();
       if (method.getParameterCount() != 0 || !emitsKeys) {
-        throw new IllegalStateException("@GuardKeySource on " + Describe.method(method) + ": a key scan "
-            + "takes no parameters and returns the keys as an Iterable (List, Set…), a Stream or an "
-            + "array, e.g. @Query(\"select u.id from User u\") List<Long> allIds().");
+        throw new IllegalStateException(
+            "@GuardKeySource on "
+                + Describe.method(method)
+                + ": a key scan "
+                + "takes no parameters and returns the keys as an Iterable (List, Set…), a Stream or an "
+                + "array, e.g. @Query(\"select u.id from User u\") List<Long> allIds().");
       }
       return new OfMethod(beanName, method);
     }

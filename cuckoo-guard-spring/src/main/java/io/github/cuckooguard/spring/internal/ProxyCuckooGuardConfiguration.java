@@ -13,35 +13,43 @@ import org.springframework.core.annotation.AnnotationAttributes;
 import org.springframework.core.type.AnnotationMetadata;
 
 /**
- * The infrastructure beans of {@code @EnableCuckooGuard}, one per role as in
- * {@code ProxyCachingConfiguration}: the guard bean registrar, the registry of guards, the
- * context-ready gate of warm-ups, the operation source (parse), the advisor (pointcut) and the
- * interceptor (advice).
+ * The infrastructure beans of {@code @EnableCuckooGuard}, one per role as in {@code
+ * ProxyCachingConfiguration}: the guard bean registrar, the registry of guards, the context-ready
+ * gate of warm-ups, the operation source (parse), the advisor (pointcut) and the interceptor
+ * (advice).
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 public class ProxyCuckooGuardConfiguration implements ImportAware {
 
   /** The bean name of the guard advisor. */
-  public static final String ADVISOR_BEAN_NAME = "io.github.cuckooguard.spring.internalGuardAdvisor";
+  public static final String ADVISOR_BEAN_NAME =
+      "io.github.cuckooguard.spring.internalGuardAdvisor";
+
   /** The bean name of the {@link GuardRegistry}. */
-  public static final String REGISTRY_BEAN_NAME = "io.github.cuckooguard.spring.internalGuardRegistry";
+  public static final String REGISTRY_BEAN_NAME =
+      "io.github.cuckooguard.spring.internalGuardRegistry";
+
   /** The bean name of the {@link ContextReadyGate}. */
-  public static final String GATE_BEAN_NAME = "io.github.cuckooguard.spring.internalContextReadyGate";
+  public static final String GATE_BEAN_NAME =
+      "io.github.cuckooguard.spring.internalContextReadyGate";
 
   private @Nullable AnnotationAttributes enableGuard;
 
   @Override
   public void setImportMetadata(AnnotationMetadata importMetadata) {
-    this.enableGuard = AnnotationAttributes.fromMap(
-        importMetadata.getAnnotationAttributes(EnableCuckooGuard.class.getName()));
+    this.enableGuard =
+        AnnotationAttributes.fromMap(
+            importMetadata.getAnnotationAttributes(EnableCuckooGuard.class.getName()));
     if (this.enableGuard == null) {
       throw new IllegalArgumentException(
           "@EnableCuckooGuard is not present on importing class " + importMetadata.getClassName());
     }
   }
 
-  /** Registers the guard beans declared with {@code @CuckooGuarded}; static, as every BDRPP bean. */
+  /**
+   * Registers the guard beans declared with {@code @CuckooGuarded}; static, as every BDRPP bean.
+   */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
   public static GuardBeanRegistrar cuckooGuardBeanRegistrar() {
@@ -66,23 +74,26 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
   TransactionHooks cuckooGuardTransactionHooks(BeanFactory beanFactory) {
-    ClassLoader classLoader = beanFactory instanceof ConfigurableBeanFactory configurable
-        ? configurable.getBeanClassLoader()
-        : null;
+    ClassLoader classLoader =
+        beanFactory instanceof ConfigurableBeanFactory configurable
+            ? configurable.getBeanClassLoader()
+            : null;
     return TransactionHooks.detect(classLoader != null ? classLoader : getClass().getClassLoader());
   }
 
   /** Parses and checks the annotations of guarded methods. */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-  public GuardOperationSource cuckooGuardOperationSource(GuardRegistry registry, TransactionHooks transactions) {
+  public GuardOperationSource cuckooGuardOperationSource(
+      GuardRegistry registry, TransactionHooks transactions) {
     return new GuardOperationSource(registry, transactions);
   }
 
   /** Checks the guarded methods of every declaring bean type, created or not, at startup. */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-  GuardStartupCheck cuckooGuardStartupCheck(GuardBeanRegistrar registrar, GuardOperationSource operations) {
+  GuardStartupCheck cuckooGuardStartupCheck(
+      GuardBeanRegistrar registrar, GuardOperationSource operations) {
     return new GuardStartupCheck(registrar, operations);
   }
 
@@ -97,11 +108,15 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
   /** The advisor, ordered by {@code @EnableCuckooGuard(order)}. */
   @Bean(name = ADVISOR_BEAN_NAME)
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-  public GuardAdvisor cuckooGuardAdvisor(GuardOperationSource operations, GuardInterceptor interceptor) {
+  public GuardAdvisor cuckooGuardAdvisor(
+      GuardOperationSource operations, GuardInterceptor interceptor) {
     GuardAdvisor advisor = new GuardAdvisor(operations);
     advisor.setAdvice(interceptor);
     AnnotationAttributes attributes = enableGuard;
-    advisor.setOrder(attributes != null ? attributes.<Integer>getNumber("order") : EnableCuckooGuard.DEFAULT_ORDER);
+    advisor.setOrder(
+        attributes != null
+            ? attributes.<Integer>getNumber("order")
+            : EnableCuckooGuard.DEFAULT_ORDER);
     return advisor;
   }
 }

@@ -15,13 +15,14 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *
  * <p>The outcome is taken in {@code afterCompletion}, not {@code afterCommit}: its status tells a
  * commit from a rollback and from {@code STATUS_UNKNOWN}, and an exception thrown there is logged
- * by Spring instead of reaching the caller after its transaction committed. Only a real
- * transaction counts: with synchronization alone ({@code SUPPORTS} without a transaction) every
- * statement auto-commits, so a "rollback" of that scope would not undo a write.
+ * by Spring instead of reaching the caller after its transaction committed. Only a real transaction
+ * counts: with synchronization alone ({@code SUPPORTS} without a transaction) every statement
+ * auto-commits, so a "rollback" of that scope would not undo a write.
  */
 final class SpringTransactionHooks implements TransactionHooks {
 
-  private final AnnotationTransactionAttributeSource attributes = new AnnotationTransactionAttributeSource(false);
+  private final AnnotationTransactionAttributeSource attributes =
+      new AnnotationTransactionAttributeSource(false);
 
   @Override
   public boolean onCompletion(Consumer<Outcome> completion) {
@@ -29,14 +30,16 @@ final class SpringTransactionHooks implements TransactionHooks {
         || !TransactionSynchronizationManager.isActualTransactionActive()) {
       return false;
     }
-    TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-      @Override
-      public void afterCompletion(int status) {
-        completion.accept(status == STATUS_COMMITTED ? Outcome.COMMITTED
-            : status == STATUS_ROLLED_BACK ? Outcome.ROLLED_BACK
-            : Outcome.UNKNOWN);
-      }
-    });
+    TransactionSynchronizationManager.registerSynchronization(
+        new TransactionSynchronization() {
+          @Override
+          public void afterCompletion(int status) {
+            completion.accept(
+                status == STATUS_COMMITTED
+                    ? Outcome.COMMITTED
+                    : status == STATUS_ROLLED_BACK ? Outcome.ROLLED_BACK : Outcome.UNKNOWN);
+          }
+        });
     return true;
   }
 
@@ -49,12 +52,18 @@ final class SpringTransactionHooks implements TransactionHooks {
     int propagation = attribute.getPropagationBehavior();
     if (propagation == TransactionDefinition.PROPAGATION_REQUIRES_NEW
         || propagation == TransactionDefinition.PROPAGATION_NOT_SUPPORTED) {
-      String name = propagation == TransactionDefinition.PROPAGATION_REQUIRES_NEW ? "REQUIRES_NEW" : "NOT_SUPPORTED";
-      throw new IllegalStateException(where + ": the method is @Transactional(propagation = " + name
-          + "), so its write does not take part in the caller's transaction, and a rollback of "
-          + "the caller's transaction would abort the enter of a row that was committed (a "
-          + "false negative). Use REQUIRED (the default), or move the guarded add to a method that "
-          + "runs in the transaction that writes.");
+      String name =
+          propagation == TransactionDefinition.PROPAGATION_REQUIRES_NEW
+              ? "REQUIRES_NEW"
+              : "NOT_SUPPORTED";
+      throw new IllegalStateException(
+          where
+              + ": the method is @Transactional(propagation = "
+              + name
+              + "), so its write does not take part in the caller's transaction, and a rollback of "
+              + "the caller's transaction would abort the enter of a row that was committed (a "
+              + "false negative). Use REQUIRED (the default), or move the guarded add to a method that "
+              + "runs in the transaction that writes.");
     }
   }
 }

@@ -22,7 +22,9 @@ interface TransactionHooks {
 
   /** Hooks for this class path: spring-tx's synchronizations if present, otherwise none. */
   static TransactionHooks detect(@Nullable ClassLoader classLoader) {
-    return ClassUtils.isPresent("org.springframework.transaction.support.TransactionSynchronizationManager", classLoader)
+    return ClassUtils.isPresent(
+            "org.springframework.transaction.support.TransactionSynchronizationManager",
+            classLoader)
         ? new SpringTransactionHooks()
         : None.INSTANCE;
   }

@@ -23,32 +23,50 @@ final class WarmUpLog implements RebuildListener {
   @Override
   public void onStart(String reason) {
     if (warmingUp.get()) {
-      LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up started; finders run unguarded until it ends");
+      LOG.log(
+          Level.INFO,
+          () ->
+              "Cuckoo guard '" + guard + "': warm-up started; finders run unguarded until it ends");
     }
   }
 
   @Override
   public void onProgress(long keysScanned) {
     if (warmingUp.get()) {
-      LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up scanned " + keysScanned + " keys");
+      LOG.log(
+          Level.INFO,
+          () -> "Cuckoo guard '" + guard + "': warm-up scanned " + keysScanned + " keys");
     }
   }
 
   @Override
   public void onFinish(GuardStats stats) {
     if (warmingUp.compareAndSet(true, false)) {
-      LOG.log(Level.INFO, () -> "Cuckoo guard '" + guard + "': warm-up finished, " + stats.size()
-          + " fingerprints; " + (stats.passThrough()
-              ? "the guard was marked stale meanwhile and stays in pass-through until the next rebuild"
-              : "definite misses are short-circuited from now on"));
+      LOG.log(
+          Level.INFO,
+          () ->
+              "Cuckoo guard '"
+                  + guard
+                  + "': warm-up finished, "
+                  + stats.size()
+                  + " fingerprints; "
+                  + (stats.passThrough()
+                      ? "the guard was marked stale meanwhile and stays in pass-through until the next rebuild"
+                      : "definite misses are short-circuited from now on"));
     }
   }
 
   @Override
   public void onFailure(Throwable cause) {
     if (warmingUp.get()) {
-      LOG.log(Level.WARNING, () -> "Cuckoo guard '" + guard + "': warm-up failed (" + cause
-          + "); finders stay unguarded until a rebuild succeeds");
+      LOG.log(
+          Level.WARNING,
+          () ->
+              "Cuckoo guard '"
+                  + guard
+                  + "': warm-up failed ("
+                  + cause
+                  + "); finders stay unguarded until a rebuild succeeds");
     }
   }
 }

@@ -41,14 +41,20 @@ enum WriteOutcome {
     if (type == void.class && throwsIfAbsent) {
       return RETURNED;
     }
-    String fix = type == void.class
-        ? "return boolean (true = removed) or the count of removed rows; or, if the method throws "
-            + "when there is nothing to remove, declare @GuardedRemove(throwsIfAbsent = true)"
-        : "return boolean (true = removed) or the count of removed rows (int or long)";
+    String fix =
+        type == void.class
+            ? "return boolean (true = removed) or the count of removed rows; or, if the method throws "
+                + "when there is nothing to remove, declare @GuardedRemove(throwsIfAbsent = true)"
+            : "return boolean (true = removed) or the count of removed rows (int or long)";
     throw new IllegalStateException(
-        "@GuardedRemove on " + Describe.method(method) + ": return type " + type.getName()
+        "@GuardedRemove on "
+            + Describe.method(method)
+            + ": return type "
+            + type.getName()
             + " does not say whether a key was removed, and removing the fingerprint of a key "
-            + "that was never added can make another key a false negative. Fix: " + fix + ".");
+            + "that was never added can make another key a false negative. Fix: "
+            + fix
+            + ".");
   }
 
   private static @Nullable WriteOutcome reportedBy(Class<?> type) {

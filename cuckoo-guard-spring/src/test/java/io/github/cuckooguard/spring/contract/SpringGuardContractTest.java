@@ -16,12 +16,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * The core's contract on a real Spring context: an annotated repository bean over a
- * {@link ConcurrentHashMap} key set (no transactions), whose {@link GuardedAdd} and
- * {@link GuardedRemove} methods are the inserts and removes, whose {@link GuardKeySource} is a
- * plain scan of the map, and whose guard is the bean the context registered from
- * {@link CuckooGuarded}, built with the contract's {@link GuardSpec} through
- * {@code @CuckooGuarded(spec = …)}.
+ * The core's contract on a real Spring context: an annotated repository bean over a {@link
+ * ConcurrentHashMap} key set (no transactions), whose {@link GuardedAdd} and {@link GuardedRemove}
+ * methods are the inserts and removes, whose {@link GuardKeySource} is a plain scan of the map, and
+ * whose guard is the bean the context registered from {@link CuckooGuarded}, built with the
+ * contract's {@link GuardSpec} through {@code @CuckooGuarded(spec = …)}.
  */
 class SpringGuardContractTest extends GuardedSourceContract {
 
@@ -76,7 +75,11 @@ class SpringGuardContractTest extends GuardedSourceContract {
     private final Write insert;
     private final Write remove;
 
-    ContextSubject(AnnotationConfigApplicationContext context, CuckooGuard<Object> guard, Write insert, Write remove) {
+    ContextSubject(
+        AnnotationConfigApplicationContext context,
+        CuckooGuard<Object> guard,
+        Write insert,
+        Write remove) {
       this.context = context;
       this.guard = guard;
       this.insert = insert;

@@ -23,10 +23,10 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The core's contract on a real Spring context with transactions: an annotated JDBC repository
- * on an H2 table, each insert and remove called inside a {@link TransactionTemplate} transaction,
- * so that the enter becomes visible and the leave gone in the transaction's
- * {@code afterCompletion}, while the rebuilds scan the table with a plain {@code select}.
+ * The core's contract on a real Spring context with transactions: an annotated JDBC repository on
+ * an H2 table, each insert and remove called inside a {@link TransactionTemplate} transaction, so
+ * that the enter becomes visible and the leave gone in the transaction's {@code afterCompletion},
+ * while the rebuilds scan the table with a plain {@code select}.
  */
 class TransactionalSpringGuardContractTest extends GuardedSourceContract {
 
@@ -95,7 +95,9 @@ class TransactionalSpringGuardContractTest extends GuardedSourceContract {
     JdbcRepository repository = context.getBean(JdbcRepository.class);
     TransactionTemplate tx = context.getBean(TransactionTemplate.class);
     CuckooGuard<Object> guard = context.getBean("contract", CuckooGuard.class);
-    return new SpringGuardContractTest.ContextSubject(context, guard,
+    return new SpringGuardContractTest.ContextSubject(
+        context,
+        guard,
         key -> tx.execute(status -> repository.insert(key)) == 1,
         key -> tx.execute(status -> repository.delete(key)) == 1);
   }

@@ -7,8 +7,7 @@ import jakarta.persistence.Id;
 @Entity
 public class Customer {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String name;
 

@@ -25,7 +25,8 @@ public class CustomerJpaConfig {
 
   @Bean
   public DataSource dataSource(@Qualifier("h2Url") String url) {
-    H2.execute(url, "create table if not exists customer(id bigint primary key, name varchar(255))");
+    H2.execute(
+        url, "create table if not exists customer(id bigint primary key, name varchar(255))");
     return H2.dataSource(url);
   }
 

@@ -18,10 +18,11 @@ import org.springframework.orm.jpa.LocalContainerEntityManagerFactoryBean;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 
 /**
- * Hibernate 7 with cuckoo-guard-hibernate on H2, through Spring Data JPA 4: {@link MemberRepository}
- * and {@link MemberDao} delegate their finders to the entity guard of {@link Member}. Counters on
- * connections, transactions and (Hibernate statistics) SQL statements. The database URL is a bean
- * named "h2Url"; the environment property {@code hibernate.cuckoo.enabled} is passed on.
+ * Hibernate 7 with cuckoo-guard-hibernate on H2, through Spring Data JPA 4: {@link
+ * MemberRepository} and {@link MemberDao} delegate their finders to the entity guard of {@link
+ * Member}. Counters on connections, transactions and (Hibernate statistics) SQL statements. The
+ * database URL is a bean named "h2Url"; the environment property {@code hibernate.cuckoo.enabled}
+ * is passed on.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableCuckooGuard
@@ -32,7 +33,8 @@ public class EntityJpaConfig {
 
   /** Creates the tables if needed (Hibernate then leaves them as they are). */
   public static void createSchema(String url) {
-    H2.execute(url,
+    H2.execute(
+        url,
         "create table if not exists club_member(id bigint primary key, name varchar(255))",
         "create table if not exists unguarded(id bigint primary key)");
   }
@@ -44,8 +46,11 @@ public class EntityJpaConfig {
   }
 
   @Bean
-  public LocalContainerEntityManagerFactoryBean entityManagerFactory(DataSource dataSource, Environment env) {
-    return Jpa.entityManagerFactory(dataSource, Member.class, Map.of(
-        CuckooGuardSettings.ENABLED, env.getProperty(CuckooGuardSettings.ENABLED, "true")));
+  public LocalContainerEntityManagerFactoryBean entityManagerFactory(
+      DataSource dataSource, Environment env) {
+    return Jpa.entityManagerFactory(
+        dataSource,
+        Member.class,
+        Map.of(CuckooGuardSettings.ENABLED, env.getProperty(CuckooGuardSettings.ENABLED, "true")));
   }
 }

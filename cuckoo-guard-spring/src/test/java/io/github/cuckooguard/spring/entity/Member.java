@@ -7,16 +7,15 @@ import jakarta.persistence.Table;
 
 /**
  * An entity guarded by cuckoo-guard-hibernate, with ids assigned by the application: Spring Data's
- * {@code save} merges it (a select, then an insert or an update), an upsert from the
- * repository's point of view.
+ * {@code save} merges it (a select, then an insert or an update), an upsert from the repository's
+ * point of view.
  */
 @Entity
 @Table(name = "club_member")
 @GuardedEntity(expectedInsertions = 10_000)
 public class Member {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String name;
 

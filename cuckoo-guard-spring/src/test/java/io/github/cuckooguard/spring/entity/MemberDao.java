@@ -10,8 +10,7 @@ import org.springframework.transaction.annotation.Transactional;
 @CuckooGuarded(entity = Member.class)
 public class MemberDao {
 
-  @PersistenceContext
-  private EntityManager entityManager;
+  @PersistenceContext private EntityManager entityManager;
 
   @GuardedFind
   @Transactional(readOnly = true)

@@ -50,7 +50,8 @@ public class JdbcConfig {
   }
 
   @Bean
-  public PlatformTransactionManager transactionManager(DataSource dataSource, TransactionCounter counter) {
+  public PlatformTransactionManager transactionManager(
+      DataSource dataSource, TransactionCounter counter) {
     return new DataSourceTransactionManager(dataSource) {
       @Override
       protected void doBegin(Object transaction, TransactionDefinition definition) {

@@ -26,13 +26,15 @@ import org.springframework.transaction.annotation.Transactional;
 @Transactional
 public class JdbcUserRepository {
 
-  private static final RowMapper<User> ROW = (rs, i) -> new User(rs.getLong("id"), rs.getString("name"));
+  private static final RowMapper<User> ROW =
+      (rs, i) -> new User(rs.getLong("id"), rs.getString("name"));
 
   private final JdbcTemplate jdbc;
   private final ObjectProvider<KeyScanHook> scanHook;
   private final CallCounter calls;
 
-  public JdbcUserRepository(JdbcTemplate jdbc, ObjectProvider<KeyScanHook> scanHook, CallCounter calls) {
+  public JdbcUserRepository(
+      JdbcTemplate jdbc, ObjectProvider<KeyScanHook> scanHook, CallCounter calls) {
     this.jdbc = jdbc;
     this.scanHook = scanHook;
     this.calls = calls;
@@ -77,8 +79,11 @@ public class JdbcUserRepository {
   @GuardedFind(key = "#root.args[0]")
   public CompletableFuture<Optional<User>> findLater(long id) {
     calls.find();
-    return CompletableFuture.completedFuture(Optional.ofNullable(jdbc.query(
-        "select id, name from users where id = ?", ROW, id).stream().findFirst().orElse(null)));
+    return CompletableFuture.completedFuture(
+        Optional.ofNullable(
+            jdbc.query("select id, name from users where id = ?", ROW, id).stream()
+                .findFirst()
+                .orElse(null)));
   }
 
   /** Creates the user; false (nothing created) if the id exists. */

@@ -15,9 +15,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * A Spring Data JPA interface repository: the guard annotations sit on interface methods, and the
- * guard wraps the proxy Spring Data builds (whose own transaction interceptor runs inside).
- * Inserts and deletes are {@code @Modifying} queries that report a row count, as the add and
- * remove contracts need; Spring Data's {@code save} (an upsert) and {@code deleteById} (silent on a
+ * guard wraps the proxy Spring Data builds (whose own transaction interceptor runs inside). Inserts
+ * and deletes are {@code @Modifying} queries that report a row count, as the add and remove
+ * contracts need; Spring Data's {@code save} (an upsert) and {@code deleteById} (silent on a
  * missing id) are deliberately not annotated.
  */
 @CuckooGuarded(name = "accounts", expectedInsertions = 10_000, fpp = 0.001)

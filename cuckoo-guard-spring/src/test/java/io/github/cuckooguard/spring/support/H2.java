@@ -25,7 +25,8 @@ public final class H2 {
 
   /** Runs DDL/DML on the database outside any Spring context. */
   public static void execute(String url, String... statements) {
-    try (Connection connection = dataSource(url).getConnection(); Statement statement = connection.createStatement()) {
+    try (Connection connection = dataSource(url).getConnection();
+        Statement statement = connection.createStatement()) {
       for (String sql : statements) {
         statement.execute(sql);
       }

@@ -9,9 +9,9 @@ import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The transactions of the JPA test configurations, which import it: a real
- * {@link JpaTransactionManager} that counts the transactions it begins in a
- * {@link TransactionCounter} bean, and a {@link TransactionTemplate} on it.
+ * The transactions of the JPA test configurations, which import it: a real {@link
+ * JpaTransactionManager} that counts the transactions it begins in a {@link TransactionCounter}
+ * bean, and a {@link TransactionTemplate} on it.
  */
 @Configuration(proxyBeanMethods = false)
 public class JpaTransactions {
@@ -22,7 +22,8 @@ public class JpaTransactions {
   }
 
   @Bean
-  public PlatformTransactionManager transactionManager(EntityManagerFactory emf, TransactionCounter counter) {
+  public PlatformTransactionManager transactionManager(
+      EntityManagerFactory emf, TransactionCounter counter) {
     return new JpaTransactionManager(emf) {
       @Override
       protected void doBegin(Object transaction, TransactionDefinition definition) {

@@ -16,16 +16,16 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The churn the concurrent guard tests share: worker threads find and change a small set of keys
- * {@code 0 .. keys-1} in transactions that commit or roll back, while one more thread rebuilds
- * the guard over and over. A shadow truth records, per key, whether a committed row exists and
- * whether a write is in progress; a find of a key whose truth did not change during the call and
- * that was not being written is checked against it (a present key not found is a false negative,
- * an absent key found is a phantom row). The counters are the test's to assert on.
+ * {@code 0 .. keys-1} in transactions that commit or roll back, while one more thread rebuilds the
+ * guard over and over. A shadow truth records, per key, whether a committed row exists and whether
+ * a write is in progress; a find of a key whose truth did not change during the call and that was
+ * not being written is checked against it (a present key not found is a false negative, an absent
+ * key found is a phantom row). The counters are the test's to assert on.
  *
- * <p>The truth of a key changes in the writer's {@code afterCompletion}, run at the
- * {@code synchronizationOrder} the test chooses relative to the guard's own callbacks. Each worker
- * draws from its own {@link SplittableRandom} seeded {@code seedBase + worker}; per operation: a
- * key, then a find (40%) or a change (variant 0..2, committed 3 times in 4).
+ * <p>The truth of a key changes in the writer's {@code afterCompletion}, run at the {@code
+ * synchronizationOrder} the test chooses relative to the guard's own callbacks. Each worker draws
+ * from its own {@link SplittableRandom} seeded {@code seedBase + worker}; per operation: a key,
+ * then a find (40%) or a change (variant 0..2, committed 3 times in 4).
  */
 public final class ShadowChurn {
 
@@ -35,7 +35,10 @@ public final class ShadowChurn {
     boolean rowFound(int key, SplittableRandom random);
   }
 
-  /** Makes change {@code variant} of a key inside the open transaction; returns whether a row exists afterwards. */
+  /**
+   * Makes change {@code variant} of a key inside the open transaction; returns whether a row exists
+   * afterwards.
+   */
   @FunctionalInterface
   public interface Change {
     boolean apply(int key, boolean present, int variant);
@@ -72,7 +75,8 @@ public final class ShadowChurn {
   private final AtomicInteger rebuilds = new AtomicInteger();
 
   /** Starts with every key absent. */
-  public ShadowChurn(int keys, TransactionTemplate tx, int synchronizationOrder, Find find, Change change) {
+  public ShadowChurn(
+      int keys, TransactionTemplate tx, int synchronizationOrder, Find find, Change change) {
     this.keys = keys;
     this.tx = tx;
     this.synchronizationOrder = synchronizationOrder;
@@ -85,20 +89,23 @@ public final class ShadowChurn {
   }
 
   /**
-   * Runs {@code workers} workers of {@code opsPerWorker} operations each while {@code rebuild}
-   * runs in a loop, pausing {@code pauseMillis} between rebuilds; returns when all have stopped.
+   * Runs {@code workers} workers of {@code opsPerWorker} operations each while {@code rebuild} runs
+   * in a loop, pausing {@code pauseMillis} between rebuilds; returns when all have stopped.
    */
-  public void run(int workers, int opsPerWorker, long seedBase, Rebuild rebuild, long pauseMillis) throws Exception {
+  public void run(int workers, int opsPerWorker, long seedBase, Rebuild rebuild, long pauseMillis)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(workers + 1);
     AtomicBoolean done = new AtomicBoolean();
-    Future<?> rebuilder = pool.submit(() -> {
-      while (!done.get()) {
-        rebuild.run();
-        rebuilds.incrementAndGet();
-        Thread.sleep(pauseMillis);
-      }
-      return null;
-    });
+    Future<?> rebuilder =
+        pool.submit(
+            () -> {
+              while (!done.get()) {
+                rebuild.run();
+                rebuilds.incrementAndGet();
+                Thread.sleep(pauseMillis);
+              }
+              return null;
+            });
     List<Future<?>> running = new ArrayList<>();
     for (int w = 0; w < workers; w++) {
       SplittableRandom random = new SplittableRandom(seedBase + w);
@@ -173,24 +180,26 @@ public final class ShadowChurn {
     }
     KeyState writing = truth.get(key);
     boolean[] nowPresent = {state.present()};
-    tx.executeWithoutResult(status -> {
-      TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-        @Override
-        public int getOrder() {
-          return synchronizationOrder;
-        }
+    tx.executeWithoutResult(
+        status -> {
+          TransactionSynchronizationManager.registerSynchronization(
+              new TransactionSynchronization() {
+                @Override
+                public int getOrder() {
+                  return synchronizationOrder;
+                }
 
-        @Override
-        public void afterCompletion(int completion) {
-          boolean committed = completion == STATUS_COMMITTED;
-          (committed ? commits : rollbacks).incrementAndGet();
-          truth.set(key, writing.endWrite(committed ? nowPresent[0] : state.present()));
-        }
-      });
-      nowPresent[0] = change.apply(key, state.present(), variant);
-      if (!commit) {
-        status.setRollbackOnly();
-      }
-    });
+                @Override
+                public void afterCompletion(int completion) {
+                  boolean committed = completion == STATUS_COMMITTED;
+                  (committed ? commits : rollbacks).incrementAndGet();
+                  truth.set(key, writing.endWrite(committed ? nowPresent[0] : state.present()));
+                }
+              });
+          nowPresent[0] = change.apply(key, state.present(), variant);
+          if (!commit) {
+            status.setRollbackOnly();
+          }
+        });
   }
 }

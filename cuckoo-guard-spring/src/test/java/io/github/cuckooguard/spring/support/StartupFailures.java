@@ -11,24 +11,31 @@ public final class StartupFailures {
 
   private StartupFailures() {}
 
-  /** The message of the innermost IllegalStateException of a failed start of {@code configuration}. */
+  /**
+   * The message of the innermost IllegalStateException of a failed start of {@code configuration}.
+   */
   public static String startupFailure(Class<?> configuration) {
     return startupFailure(() -> new AnnotationConfigApplicationContext(configuration).close());
   }
 
-  /** The message of the innermost IllegalStateException thrown by {@code start}, which must throw. */
+  /**
+   * The message of the innermost IllegalStateException thrown by {@code start}, which must throw.
+   */
   public static String startupFailure(ThrowingCallable start) {
     Throwable[] found = new Throwable[2];
     assertThatThrownBy(start)
-        .satisfies(ex -> {
-          found[1] = ex;
-          for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof IllegalStateException) {
-              found[0] = t;
-            }
-          }
-        });
-    assertThat(found[0]).as("an IllegalStateException in the cause chain of %s", found[1]).isNotNull();
+        .satisfies(
+            ex -> {
+              found[1] = ex;
+              for (Throwable t = ex; t != null; t = t.getCause()) {
+                if (t instanceof IllegalStateException) {
+                  found[0] = t;
+                }
+              }
+            });
+    assertThat(found[0])
+        .as("an IllegalStateException in the cause chain of %s", found[1])
+        .isNotNull();
     return found[0].getMessage();
   }
 }

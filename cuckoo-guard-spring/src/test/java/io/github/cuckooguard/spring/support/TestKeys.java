@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongPredicate;
 
 /**
- * Fresh keys for the tests of a class that share one context and one table, so that tests do
- * not interfere: every key is handed out once. Thread-safe.
+ * Fresh keys for the tests of a class that share one context and one table, so that tests do not
+ * interfere: every key is handed out once. Thread-safe.
  */
 public final class TestKeys {
 
@@ -24,8 +24,8 @@ public final class TestKeys {
   }
 
   /**
-   * A key not handed out before, with no row (it is past the keys that {@link #next()} hands
-   * out), for which {@code mightContain} answers false: the guard says "definitely absent".
+   * A key not handed out before, with no row (it is past the keys that {@link #next()} hands out),
+   * for which {@code mightContain} answers false: the guard says "definitely absent".
    */
   public long definiteMiss(LongPredicate mightContain) {
     while (true) {

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * node for paths the guard says it definitely does not hold.
  *
  * <p>Every answer is checked against the origin's content, and every "definitely not stored" is
- * checked against the storage node's store (in-process, no probe): the counters
- * {@link #wrongAnswers} and {@link #falseNegatives} must stay zero. Thread-safe.
+ * checked against the storage node's store (in-process, no probe): the counters {@link
+ * #wrongAnswers} and {@link #falseNegatives} must stay zero. Thread-safe.
  */
 final class EdgeNode {
 
@@ -29,10 +29,8 @@ final class EdgeNode {
   private final StorageNode storage;
   private final @Nullable CaffeineGuard<String, StorageNode.Item> guard;
   private final URI origin;
-  private final HttpClient http = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(TIMEOUT)
-      .build();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
 
   final LongAdder requests = new LongAdder();
   final LongAdder memoryHits = new LongAdder();
@@ -45,10 +43,15 @@ final class EdgeNode {
 
   /** An edge with its own memory tier, in front of {@code storage} and {@code origin}. */
   EdgeNode(int memoryItems, Duration ttl, StorageNode storage, URI origin, boolean useGuard) {
-    this(Caffeine.newBuilder().maximumSize(memoryItems).expireAfterWrite(ttl).build(), storage, origin, useGuard);
+    this(
+        Caffeine.newBuilder().maximumSize(memoryItems).expireAfterWrite(ttl).build(),
+        storage,
+        origin,
+        useGuard);
   }
 
-  private EdgeNode(Cache<String, byte[]> memoryTier, StorageNode storage, URI origin, boolean useGuard) {
+  private EdgeNode(
+      Cache<String, byte[]> memoryTier, StorageNode storage, URI origin, boolean useGuard) {
     this.memoryTier = memoryTier;
     this.storage = storage;
     this.guard = useGuard ? storage.guard() : null;
@@ -71,7 +74,7 @@ final class EdgeNode {
       if (content == null) {
         content = get(origin.resolve(path));
         originFetches.increment();
-        put(URI.create(storage.items() + path), content);   // the item arrives in the large tier
+        put(URI.create(storage.items() + path), content); // the item arrives in the large tier
       }
       memoryTier.put(path, content);
     }
@@ -86,7 +89,7 @@ final class EdgeNode {
       if (!guard.mightContain(path)) {
         probesAvoided.increment();
         if (storage.storedContinuouslySince(path, asked)) {
-          falseNegatives.increment();   // the guard said "not stored" about a stored item
+          falseNegatives.increment(); // the guard said "not stored" about a stored item
         }
         return null;
       }
@@ -96,14 +99,16 @@ final class EdgeNode {
     if (content != null) {
       probeHits.increment();
     } else if (guard != null) {
-      guard.reportFalsePositive(path);   // "might contain", but the probe found nothing
+      guard.reportFalsePositive(path); // "might contain", but the probe found nothing
     }
     return content;
   }
 
   private byte @Nullable [] get(URI uri) throws IOException, InterruptedException {
-    HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
+    HttpResponse<byte[]> response =
+        http.send(
+            HttpRequest.newBuilder(uri).timeout(TIMEOUT).build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     if (response.statusCode() == 404) {
       return null;
     }
@@ -114,8 +119,13 @@ final class EdgeNode {
   }
 
   private void put(URI uri, byte[] content) throws IOException, InterruptedException {
-    HttpResponse<Void> response = http.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build(), HttpResponse.BodyHandlers.discarding());
+    HttpResponse<Void> response =
+        http.send(
+            HttpRequest.newBuilder(uri)
+                .timeout(TIMEOUT)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(content))
+                .build(),
+            HttpResponse.BodyHandlers.discarding());
     if (response.statusCode() != 204) {
       throw new IOException("PUT " + uri + " answered " + response.statusCode());
     }

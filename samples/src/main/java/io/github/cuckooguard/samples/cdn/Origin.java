@@ -5,13 +5,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The origin: a loopback HTTP server that answers every {@code GET <path>} after a fixed latency
- * with the content of that path. The content is a pure function of the path ({@link #content}),
- * so the edge can check every answer it serves.
+ * with the content of that path. The content is a pure function of the path ({@link #content}), so
+ * the edge can check every answer it serves.
  */
 final class Origin implements AutoCloseable {
 
@@ -22,11 +22,15 @@ final class Origin implements AutoCloseable {
   private final LongAdder fetches = new LongAdder();
 
   Origin(Duration latency) throws IOException {
-    server = LoopbackServer.start("origin", 16, exchange -> {
-      fetches.increment();
-      pause(latency);
-      LoopbackServer.ok(exchange, content(exchange.getRequestURI().getPath()));
-    });
+    server =
+        LoopbackServer.start(
+            "origin",
+            16,
+            exchange -> {
+              fetches.increment();
+              pause(latency);
+              LoopbackServer.ok(exchange, content(exchange.getRequestURI().getPath()));
+            });
   }
 
   /** Where the origin listens. */

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * The paths clients ask for: a catalogue of videos whose popularity follows a Zipf law (rank
- * {@code r} is asked with probability proportional to {@code 1 / r^s}), mixed with a share of
- * paths nobody asked for before (search pages with random queries, cache-busting URLs). Immutable;
- * the randomness comes from the caller.
+ * The paths clients ask for: a catalogue of videos whose popularity follows a Zipf law (rank {@code
+ * r} is asked with probability proportional to {@code 1 / r^s}), mixed with a share of paths nobody
+ * asked for before (search pages with random queries, cache-busting URLs). Immutable; the
+ * randomness comes from the caller.
  */
 final class RequestStream {
 

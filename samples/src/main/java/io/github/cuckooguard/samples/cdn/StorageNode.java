@@ -12,15 +12,14 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The edge's large tier: a storage node that holds many items for a time to live, reached over
- * HTTP on loopback ({@code GET} and {@code PUT /items/<path>}), so that every probe costs a round
- * trip. Its store is a Caffeine cache; with a guard, the cache is built by {@link CaffeineGuard},
- * which keeps a cuckoo filter of the cached paths exactly in step with every write, eviction and
- * expiry of the cache.
+ * The edge's large tier: a storage node that holds many items for a time to live, reached over HTTP
+ * on loopback ({@code GET} and {@code PUT /items/<path>}), so that every probe costs a round trip.
+ * Its store is a Caffeine cache; with a guard, the cache is built by {@link CaffeineGuard}, which
+ * keeps a cuckoo filter of the cached paths exactly in step with every write, eviction and expiry
+ * of the cache.
  *
- * <p>The edge and the node run in one JVM here, so the edge asks the node's guard directly
- * ({@link #guard()}) before it pays for a probe: "definitely not stored" goes straight to the
- * origin.
+ * <p>The edge and the node run in one JVM here, so the edge asks the node's guard directly ({@link
+ * #guard()}) before it pays for a probe: "definitely not stored" goes straight to the origin.
  */
 final class StorageNode implements AutoCloseable {
 
@@ -39,33 +38,42 @@ final class StorageNode implements AutoCloseable {
   private final LoopbackServer server;
 
   StorageNode(int capacity, Duration ttl, double fpp, boolean guarded) throws IOException {
-    Caffeine<Object, Object> builder = Caffeine.newBuilder()
-        .maximumSize(capacity)
-        .expireAfterWrite(ttl)
-        .scheduler(Scheduler.systemScheduler()); // expire on time, not only on the next write
+    Caffeine<Object, Object> builder =
+        Caffeine.newBuilder()
+            .maximumSize(capacity)
+            .expireAfterWrite(ttl)
+            .scheduler(Scheduler.systemScheduler()); // expire on time, not only on the next write
     if (guarded) {
-      guard = CaffeineGuard.<String, Item>newBuilder(Funnels.stringFunnel()).fpp(fpp).name("storage-node").build();
-      store = guard.wrap(builder);   // the filter is sized from maximumSize
+      guard =
+          CaffeineGuard.<String, Item>newBuilder(Funnels.stringFunnel())
+              .fpp(fpp)
+              .name("storage-node")
+              .build();
+      store = guard.wrap(builder); // the filter is sized from maximumSize
     } else {
       guard = null;
       store = builder.build();
     }
-    server = LoopbackServer.start("storage-node", 8, exchange -> {
-      String path = exchange.getRequestURI().getPath().substring("/items".length());
-      if (exchange.getRequestMethod().equals("PUT")) {
-        Item item = new Item(LoopbackServer.body(exchange));
-        store.put(path, item);
-        item.visibleSince = System.nanoTime();
-        LoopbackServer.empty(exchange, 204);
-      } else {
-        Item item = store.getIfPresent(path);
-        if (item == null) {
-          LoopbackServer.empty(exchange, 404);
-        } else {
-          LoopbackServer.ok(exchange, item.content);
-        }
-      }
-    });
+    server =
+        LoopbackServer.start(
+            "storage-node",
+            8,
+            exchange -> {
+              String path = exchange.getRequestURI().getPath().substring("/items".length());
+              if (exchange.getRequestMethod().equals("PUT")) {
+                Item item = new Item(LoopbackServer.body(exchange));
+                store.put(path, item);
+                item.visibleSince = System.nanoTime();
+                LoopbackServer.empty(exchange, 204);
+              } else {
+                Item item = store.getIfPresent(path);
+                if (item == null) {
+                  LoopbackServer.empty(exchange, 404);
+                } else {
+                  LoopbackServer.ok(exchange, item.content);
+                }
+              }
+            });
   }
 
   /** {@code http://127.0.0.1:<port>/items}. */
@@ -79,10 +87,10 @@ final class StorageNode implements AutoCloseable {
   }
 
   /**
-   * Whether {@code path} has been stored, without interruption, since before {@code nanoTime}:
-   * the same item is still there and was visible then. If so, a guard asked at {@code nanoTime}
-   * had to answer "might contain"; the edge uses this to count false negatives. Reads the cache
-   * directly, in-process, with no probe and no guard.
+   * Whether {@code path} has been stored, without interruption, since before {@code nanoTime}: the
+   * same item is still there and was visible then. If so, a guard asked at {@code nanoTime} had to
+   * answer "might contain"; the edge uses this to count false negatives. Reads the cache directly,
+   * in-process, with no probe and no guard.
    */
   boolean storedContinuouslySince(String path, long nanoTime) {
     Item item = store.asMap().get(path);

@@ -15,8 +15,7 @@ import jakarta.persistence.Table;
 @GuardedEntity
 public class Article {
 
-  @Id
-  private Long id;
+  @Id private Long id;
 
   private String title;
 

@@ -13,10 +13,10 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * The repository of the application: plain JPA. The annotations of the cuckoo-guard-spring put the
- * guard "articles" in front of it (with {@code @EnableCuckooGuard}; without it they do nothing):
- * a find of an id the guard knows is absent returns null before the transaction begins, so it
- * costs no connection and no SQL. Inserts enter the guard before they are written; deletes leave
- * it after their commit. Under the repository, Hibernate's own guard ({@link Article} is a
+ * guard "articles" in front of it (with {@code @EnableCuckooGuard}; without it they do nothing): a
+ * find of an id the guard knows is absent returns null before the transaction begins, so it costs
+ * no connection and no SQL. Inserts enter the guard before they are written; deletes leave it after
+ * their commit. Under the repository, Hibernate's own guard ({@link Article} is a
  * {@code @GuardedEntity}) answers {@code find} of absent ids without SQL for every other caller.
  */
 @CuckooGuarded(name = "articles", expectedInsertions = ArticleRepository.EXPECTED_IDS, fpp = 0.01)
@@ -28,8 +28,7 @@ public class ArticleRepository {
    */
   static final long EXPECTED_IDS = 1_250_000;
 
-  @PersistenceContext
-  private EntityManager entityManager;
+  @PersistenceContext private EntityManager entityManager;
 
   /** The article, or null if there is none. */
   @GuardedFind

@@ -4,10 +4,9 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The requests the catalogue receives: mostly finds of ids that exist, a share of finds of ids
- * that do not (scrapers, links to deleted articles), and a share of inserts and deletes. Every
- * find's answer is checked against the {@link IdBook}; the counters are the phase's figures.
- * Thread-safe.
+ * The requests the catalogue receives: mostly finds of ids that exist, a share of finds of ids that
+ * do not (scrapers, links to deleted articles), and a share of inserts and deletes. Every find's
+ * answer is checked against the {@link IdBook}; the counters are the phase's figures. Thread-safe.
  */
 final class CatalogTraffic {
 
@@ -17,14 +16,19 @@ final class CatalogTraffic {
 
   final LongAdder finds = new LongAdder();
   final LongAdder findsOfAbsentIds = new LongAdder();
+
   /** Time spent in finds of ids that did not exist, in nanoseconds. */
   final LongAdder absentFindNanos = new LongAdder();
+
   /** Time spent in finds of ids that existed, in nanoseconds. */
   final LongAdder presentFindNanos = new LongAdder();
+
   final LongAdder inserts = new LongAdder();
   final LongAdder deletes = new LongAdder();
+
   /** Writes that found nothing to do (no fresh id left, or no present id in a few tries). */
   final LongAdder skipped = new LongAdder();
+
   final LongAdder checked = new LongAdder();
   final LongAdder wrongAnswers = new LongAdder();
 
@@ -34,7 +38,10 @@ final class CatalogTraffic {
     this.writeShare = writeShare;
   }
 
-  /** Serves one request: a find through {@code reader}, or an insert or delete through {@code writer}. */
+  /**
+   * Serves one request: a find through {@code reader}, or an insert or delete through {@code
+   * writer}.
+   */
   void serve(ArticleRepository reader, ArticleRepository writer, SplittableRandom random) {
     double dice = random.nextDouble();
     if (dice < writeShare / 2) {
@@ -85,9 +92,10 @@ final class CatalogTraffic {
     }
     if (before == after && before != IdBook.CHANGING) {
       checked.increment();
-      boolean right = before == IdBook.PRESENT
-          ? found != null && found.id() == id && found.title().equals(Article.titleOf(id))
-          : found == null;
+      boolean right =
+          before == IdBook.PRESENT
+              ? found != null && found.id() == id && found.title().equals(Article.titleOf(id))
+              : found == null;
       if (!right) {
         wrongAnswers.increment();
       }

@@ -10,12 +10,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * What the request threads know about each id: present, absent, or changing (a write to it is in
  * flight). A thread marks an id changing before it writes it and sets the outcome after the write
  * committed, so an id that reads the same settled state before and after a find kept that state
- * throughout the find, and the find's answer can be checked against it. {@link #mismatches}
- * checks the book against the table itself. Thread-safe.
+ * throughout the find, and the find's answer can be checked against it. {@link #mismatches} checks
+ * the book against the table itself. Thread-safe.
  *
  * <p>Ids {@code 1..rows} exist at start; inserts take fresh ids above them up to a capacity; a
- * deleted id is never inserted again (like an identity column); ids above the capacity never
- * exist.
+ * deleted id is never inserted again (like an identity column); ids above the capacity never exist.
  */
 final class IdBook {
 
@@ -96,6 +95,7 @@ final class IdBook {
         mismatches++;
       }
     }
-    return mismatches + table.get(capacity + 1, Math.max(capacity + 1, table.length())).cardinality();
+    return mismatches
+        + table.get(capacity + 1, Math.max(capacity + 1, table.length())).cardinality();
   }
 }

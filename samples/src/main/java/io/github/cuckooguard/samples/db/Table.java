@@ -10,9 +10,8 @@ import java.util.BitSet;
 import javax.sql.DataSource;
 
 /**
- * The article table over plain JDBC, behind the application's back: creating and loading it
- * before the application starts, and reading which ids it holds, to check the application's
- * answers.
+ * The article table over plain JDBC, behind the application's back: creating and loading it before
+ * the application starts, and reading which ids it holds, to check the application's answers.
  */
 final class Table {
 
@@ -27,12 +26,17 @@ final class Table {
    * several times faster than JDBC batches of single-row inserts.
    */
   static void createAndLoad(DataSource dataSource, int rows, PrintStream out) throws SQLException {
-    try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
       statement.execute("create table article (id bigint primary key, title varchar(40) not null)");
       long start = System.nanoTime();
       long lastPrint = start;
-      try (PreparedStatement insert = connection.prepareStatement("insert into article (id, title)"
-          + " select x, concat('" + Article.titleOf(0).replace("0", "") + "', x) from system_range(?, ?)")) {
+      try (PreparedStatement insert =
+          connection.prepareStatement(
+              "insert into article (id, title)"
+                  + " select x, concat('"
+                  + Article.titleOf(0).replace("0", "")
+                  + "', x) from system_range(?, ?)")) {
         for (int from = 1; from <= rows; from += CHUNK) {
           int to = Math.min(rows, from + CHUNK - 1);
           insert.setInt(1, from);
@@ -40,7 +44,8 @@ final class Table {
           insert.executeUpdate();
           long now = System.nanoTime();
           if (now - lastPrint >= PROGRESS_EVERY_NANOS && to < rows) {
-            out.printf("    loading: %,d of %,d rows after %.0f s%n", to, rows, (now - start) / 1e9);
+            out.printf(
+                "    loading: %,d of %,d rows after %.0f s%n", to, rows, (now - start) / 1e9);
             lastPrint = now;
           }
         }

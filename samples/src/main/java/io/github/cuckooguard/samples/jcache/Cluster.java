@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Two Hazelcast members in this JVM that form a cluster over loopback only: bound to 127.0.0.1,
- * multicast and auto-detection off, the second joining the first by TCP/IP, under a cluster name
- * of their own so that no other Hazelcast on the machine can join. Each member has its own JCache
+ * multicast and auto-detection off, the second joining the first by TCP/IP, under a cluster name of
+ * their own so that no other Hazelcast on the machine can join. Each member has its own JCache
  * provider (one provider keeps one cache manager per URI and class loader, so two members in one
  * JVM need two). Close it to shut both down.
  */
@@ -24,14 +24,19 @@ final class Cluster implements AutoCloseable {
   final HazelcastInstance first;
   final HazelcastInstance second;
   private final HazelcastMemberCachingProvider firstProvider = new HazelcastMemberCachingProvider();
-  private final HazelcastMemberCachingProvider secondProvider = new HazelcastMemberCachingProvider();
+  private final HazelcastMemberCachingProvider secondProvider =
+      new HazelcastMemberCachingProvider();
 
   Cluster() {
     String name = "cuckoo-samples-" + UUID.randomUUID();
     first = Hazelcast.newHazelcastInstance(config(name, "member-a", null));
     try {
-      second = Hazelcast.newHazelcastInstance(config(name, "member-b",
-          "127.0.0.1:" + first.getCluster().getLocalMember().getAddress().getPort()));
+      second =
+          Hazelcast.newHazelcastInstance(
+              config(
+                  name,
+                  "member-b",
+                  "127.0.0.1:" + first.getCluster().getLocalMember().getAddress().getPort()));
     } catch (RuntimeException e) {
       first.getLifecycleService().terminate();
       throw e;
@@ -39,7 +44,10 @@ final class Cluster implements AutoCloseable {
   }
 
   private static Config config(String clusterName, String memberName, @Nullable String join) {
-    Config config = new Config().setClusterName(clusterName).setInstanceName(memberName + "-" + UUID.randomUUID());
+    Config config =
+        new Config()
+            .setClusterName(clusterName)
+            .setInstanceName(memberName + "-" + UUID.randomUUID());
     config.setProperty("hazelcast.phone.home.enabled", "false");
     config.setProperty("hazelcast.socket.bind.any", "false");
     config.setProperty("hazelcast.wait.seconds.before.join", "0");
@@ -58,7 +66,8 @@ final class Cluster implements AutoCloseable {
 
   /** The JCache manager of {@code member} (the default URI), from that member's own provider. */
   CacheManager cacheManager(HazelcastInstance member) {
-    return provider(member).getCacheManager(null, null, HazelcastCachingProvider.propertiesByInstanceItself(member));
+    return provider(member)
+        .getCacheManager(null, null, HazelcastCachingProvider.propertiesByInstanceItself(member));
   }
 
   /** The JCache provider of {@code member}. */
@@ -66,7 +75,10 @@ final class Cluster implements AutoCloseable {
     return member == first ? firstProvider : secondProvider;
   }
 
-  /** Whether {@code key} lives on the other member, as seen from {@code member}: a get is a network hop. */
+  /**
+   * Whether {@code key} lives on the other member, as seen from {@code member}: a get is a network
+   * hop.
+   */
   static boolean remote(HazelcastInstance member, Object key) {
     Member owner = member.getPartitionService().getPartition(key).getOwner();
     return owner != null && !owner.localMember();

@@ -37,13 +37,13 @@ import javax.cache.Cache;
  * guard knows is absent returns null without asking Hazelcast, which for about half of the keys
  * means without a network hop to A. B's guard first reads the entries A loaded; the entries B
  * writes later enter it through a synchronous JCache listener, which Hazelcast lets a put through
- * the same member's cache wait for. Then A leaves the cluster: B's guard cannot know which events it
- * may have missed, so a membership listener marks it stale, it answers "might be present" for every
- * key (correct, slower) until it has re-read the cache, and then short-circuits again.
+ * the same member's cache wait for. Then A leaves the cluster: B's guard cannot know which events
+ * it may have missed, so a membership listener marks it stale, it answers "might be present" for
+ * every key (correct, slower) until it has re-read the cache, and then short-circuits again.
  *
  * <p>Writes made on another member are a different matter: Hazelcast makes a put wait only for the
- * synchronous listeners registered through the writing member's own cache, so B's guard learns of
- * a put made on A when the event arrives, which may be after that put returned. This story writes
+ * synchronous listeners registered through the writing member's own cache, so B's guard learns of a
+ * put made on A when the event arrives, which may be after that put returned. This story writes
  * through B's guarded cache only.
  *
  * <p>Gets through the guarded cache and through B's plain Hazelcast cache (the same cache without
@@ -63,7 +63,11 @@ public final class JCacheClusterStory {
    * @param negativeNanos time those gets took, in total
    * @param roundTrips gets that reached Hazelcast
    */
-  public record Phase(Workload.Result load, long negativeGets, long negativeNanos, long roundTrips,
+  public record Phase(
+      Workload.Result load,
+      long negativeGets,
+      long negativeNanos,
+      long roundTrips,
       long wrongAnswers) {
     double negativeMicros() {
       return negativeNanos / 1e3 / Math.max(1, negativeGets);
@@ -80,12 +84,25 @@ public final class JCacheClusterStory {
    *     guard answered
    * @param wrongAnswers wrong answers among all of these gets
    */
-  public record Recovery(Duration passThrough, long getsPassedThrough, long keysChecked,
-      long absentShortCircuited, long wrongAnswers) {}
+  public record Recovery(
+      Duration passThrough,
+      long getsPassedThrough,
+      long keysChecked,
+      long absentShortCircuited,
+      long wrongAnswers) {}
 
   /** Both variants, the recovery, and the guard. */
-  public record Outcome(Options options, Duration startup, Duration initialScan, int written, double remoteShare,
-      Phase guarded, Phase plain, Recovery recovery, GuardStats guard) implements StoryOutcome {
+  public record Outcome(
+      Options options,
+      Duration startup,
+      Duration initialScan,
+      int written,
+      double remoteShare,
+      Phase guarded,
+      Phase plain,
+      Recovery recovery,
+      GuardStats guard)
+      implements StoryOutcome {
     @Override
     public String story() {
       return "jcache";
@@ -108,54 +125,86 @@ public final class JCacheClusterStory {
 
     @Override
     public List<String> summary() {
-      return List.of(String.format(Locale.ROOT,
-          "jcache  %,d of %,d gets answered without a Hazelcast round trip; negative get %.1f µs vs %.1f µs;"
-              + " member left, guard exact again after %.1f s; %,d wrong answers", lookupsAvoided(),
-          guarded.load.requests(), guarded.negativeMicros(), plain.negativeMicros(),
-          recovery.passThrough.toMillis() / 1e3, wrongAnswers()));
+      return List.of(
+          String.format(
+              Locale.ROOT,
+              "jcache  %,d of %,d gets answered without a Hazelcast round trip; negative get %.1f µs vs %.1f µs;"
+                  + " member left, guard exact again after %.1f s; %,d wrong answers",
+              lookupsAvoided(),
+              guarded.load.requests(),
+              guarded.negativeMicros(),
+              plain.negativeMicros(),
+              recovery.passThrough.toMillis() / 1e3,
+              wrongAnswers()));
     }
   }
 
   /** Runs the story with {@code options} and prints its progress and report to {@code out}. */
   public static Outcome run(Options options, PrintStream out) throws Exception {
-    out.printf(Locale.ROOT, "%nJCache cluster: two Hazelcast members on 127.0.0.1, %,d entries, %s of gets for"
-        + " absent keys, %d reader threads on member B%n", options.entries(), Report.percent(options.missShare()),
+    out.printf(
+        Locale.ROOT,
+        "%nJCache cluster: two Hazelcast members on 127.0.0.1, %,d entries, %s of gets for"
+            + " absent keys, %d reader threads on member B%n",
+        options.entries(),
+        Report.percent(options.missShare()),
         options.threads());
     long start = System.nanoTime();
     try (Cluster cluster = new Cluster()) {
       Duration startup = Duration.ofNanos(System.nanoTime() - start);
-      out.printf(Locale.ROOT, "  cluster of 2 members formed in %.1f s%n", startup.toMillis() / 1e3);
-      Cache<String, String> onA = cluster.cacheManager(cluster.first).createCache(CACHE, cacheConfig());
+      out.printf(
+          Locale.ROOT, "  cluster of 2 members formed in %.1f s%n", startup.toMillis() / 1e3);
+      Cache<String, String> onA =
+          cluster.cacheManager(cluster.first).createCache(CACHE, cacheConfig());
       load(onA, options.entries(), out);
 
-      GuardedCachingProvider guardedProvider = new GuardedCachingProvider(cluster.provider(cluster.second));
+      GuardedCachingProvider guardedProvider =
+          new GuardedCachingProvider(cluster.provider(cluster.second));
       Properties properties = HazelcastCachingProvider.propertiesByInstanceItself(cluster.second);
-      properties.setProperty(GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
+      properties.setProperty(
+          GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
           String.valueOf(options.entries() * 2L));
-      properties.setProperty(GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(options.fpp()));
-      Cache<String, String> app = guardedProvider.getCacheManager(null, null, properties)
-          .getCache(CACHE, String.class, String.class);
+      properties.setProperty(
+          GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(options.fpp()));
+      Cache<String, String> app =
+          guardedProvider
+              .getCacheManager(null, null, properties)
+              .getCache(CACHE, String.class, String.class);
       @SuppressWarnings("unchecked")
       GuardedCache<String, String> guarded = app.unwrap(GuardedCache.class);
-      Cache<String, String> plain = cluster.cacheManager(cluster.second).getCache(CACHE, String.class, String.class);
+      Cache<String, String> plain =
+          cluster.cacheManager(cluster.second).getCache(CACHE, String.class, String.class);
       Duration initialScan = awaitExact(guarded, "reads the existing entries", out);
 
       CountDownLatch left = new CountDownLatch(1);
-      cluster.second.getCluster().addMembershipListener(new MembershipAdapter() {
-        @Override
-        public void memberRemoved(MembershipEvent event) {
-          guarded.markStale("member " + event.getMember().getAddress() + " left: its events may be lost");
-          left.countDown();
-        }
-      });
+      cluster
+          .second
+          .getCluster()
+          .addMembershipListener(
+              new MembershipAdapter() {
+                @Override
+                public void memberRemoved(MembershipEvent event) {
+                  guarded.markStale(
+                      "member " + event.getMember().getAddress() + " left: its events may be lost");
+                  left.countDown();
+                }
+              });
 
       AtomicInteger written = new AtomicInteger(options.entries());
       Phase[] phases = readWhileWriting(options, guarded, plain, written, out);
       double remoteShare = remoteShare(cluster, options.seed());
       GuardStats stats = guarded.stats();
       Recovery recovery = memberLeaves(cluster, left, guarded, written.get(), options.seed(), out);
-      Outcome outcome = new Outcome(options, startup, initialScan, written.get() - options.entries(), remoteShare,
-          phases[0], phases[1], recovery, stats);
+      Outcome outcome =
+          new Outcome(
+              options,
+              startup,
+              initialScan,
+              written.get() - options.entries(),
+              remoteShare,
+              phases[0],
+              phases[1],
+              recovery,
+              stats);
       outcome.report().print(out);
       return outcome;
     }
@@ -170,8 +219,10 @@ public final class JCacheClusterStory {
   private static CacheConfig<String, String> cacheConfig() {
     CacheConfig<String, String> config = new CacheConfig<>();
     config.setTypes(String.class, String.class);
-    config.setEvictionConfig(new EvictionConfig().setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
-        .setSize(Integer.MAX_VALUE));
+    config.setEvictionConfig(
+        new EvictionConfig()
+            .setMaxSizePolicy(MaxSizePolicy.ENTRY_COUNT)
+            .setSize(Integer.MAX_VALUE));
     return config;
   }
 
@@ -194,12 +245,20 @@ public final class JCacheClusterStory {
         batch.clear();
         if (System.nanoTime() - lastPrint > 2_000_000_000L) {
           lastPrint = System.nanoTime();
-          out.printf(Locale.ROOT, "    loading: %,d of %,d entries after %.0f s%n", i + 1, entries,
+          out.printf(
+              Locale.ROOT,
+              "    loading: %,d of %,d entries after %.0f s%n",
+              i + 1,
+              entries,
               (lastPrint - start) / 1e9);
         }
       }
     }
-    out.printf(Locale.ROOT, "  member A wrote %,d entries in %.1f s%n", entries, (System.nanoTime() - start) / 1e9);
+    out.printf(
+        Locale.ROOT,
+        "  member A wrote %,d entries in %.1f s%n",
+        entries,
+        (System.nanoTime() - start) / 1e9);
   }
 
   /** Waits until the guard answers from its filter again, printing progress; the time it took. */
@@ -210,11 +269,13 @@ public final class JCacheClusterStory {
     long lastPrint = start;
     while (guarded.isPassThrough()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException("the guard is still in pass-through after 2 minutes: " + guarded.stats());
+        throw new IllegalStateException(
+            "the guard is still in pass-through after 2 minutes: " + guarded.stats());
       }
       if (System.nanoTime() - lastPrint > 2_000_000_000L) {
         lastPrint = System.nanoTime();
-        out.printf(Locale.ROOT, "    member B's guard %s (%.0f s)%n", what, (lastPrint - start) / 1e9);
+        out.printf(
+            Locale.ROOT, "    member B's guard %s (%.0f s)%n", what, (lastPrint - start) / 1e9);
       }
       Thread.sleep(10);
     }
@@ -223,21 +284,32 @@ public final class JCacheClusterStory {
     return took;
   }
 
-  /** Gets on B, guarded and plain, while a writer on B adds entries; the writer stops with the gets. */
-  private static Phase[] readWhileWriting(Options options, GuardedCache<String, String> guarded,
-      Cache<String, String> plain, AtomicInteger written, PrintStream out) throws Exception {
-    Thread writer = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        String key = key(written.get());
-        guarded.put(key, value(key));
-        written.incrementAndGet(); // the put returned: the entry is visible, and B's guard knows the key
-        try {
-          Thread.sleep(2);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "writer-on-member-b");
+  /**
+   * Gets on B, guarded and plain, while a writer on B adds entries; the writer stops with the gets.
+   */
+  private static Phase[] readWhileWriting(
+      Options options,
+      GuardedCache<String, String> guarded,
+      Cache<String, String> plain,
+      AtomicInteger written,
+      PrintStream out)
+      throws Exception {
+    Thread writer =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                String key = key(written.get());
+                guarded.put(key, value(key));
+                written.incrementAndGet(); // the put returned: the entry is visible, and B's guard
+                // knows the key
+                try {
+                  Thread.sleep(2);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "writer-on-member-b");
     Reader withGuard = new Reader("with guard", guarded, written, options.missShare());
     Reader withoutGuard = new Reader("without guard", plain, written, options.missShare());
     long missesBefore = guarded.stats().definiteMisses();
@@ -245,24 +317,38 @@ public final class JCacheClusterStory {
     try {
       if (!options.warmup().isZero()) {
         out.println("  warm-up (not measured)");
-        Workload.run(options.threads(), options.warmup(), options.seed() + 1, out,
+        Workload.run(
+            options.threads(),
+            options.warmup(),
+            options.seed() + 1,
+            out,
             new Reader("with guard", guarded, written, options.missShare()).variant(),
             new Reader("without guard", plain, written, options.missShare()).variant());
         missesBefore = guarded.stats().definiteMisses();
       }
       out.println("  gets on member B while the application on B keeps writing new entries");
-      List<Workload.Result> results = Workload.run(options.threads(), options.duration(), options.seed(), out,
-          withGuard.variant(), withoutGuard.variant());
+      List<Workload.Result> results =
+          Workload.run(
+              options.threads(),
+              options.duration(),
+              options.seed(),
+              out,
+              withGuard.variant(),
+              withoutGuard.variant());
       long shortCircuited = guarded.stats().definiteMisses() - missesBefore;
-      return new Phase[] {withGuard.phase(results.get(0), results.get(0).requests() - shortCircuited),
-          withoutGuard.phase(results.get(1), results.get(1).requests())};
+      return new Phase[] {
+        withGuard.phase(results.get(0), results.get(0).requests() - shortCircuited),
+        withoutGuard.phase(results.get(1), results.get(1).requests())
+      };
     } finally {
       writer.interrupt();
       writer.join();
     }
   }
 
-  /** The gets of one variant: existing keys (each must be found) and absent keys (each must not). */
+  /**
+   * The gets of one variant: existing keys (each must be found) and absent keys (each must not).
+   */
   private static final class Reader {
     final String name;
     final Cache<String, String> cache;
@@ -318,10 +404,20 @@ public final class JCacheClusterStory {
     return remote / 1_000.0;
   }
 
-  /** Member A leaves; B keeps asking for absent keys until its guard is exact again, then checks every entry. */
-  private static Recovery memberLeaves(Cluster cluster, CountDownLatch left, GuardedCache<String, String> guarded,
-      int entries, long seed, PrintStream out) throws InterruptedException {
-    out.println("  member A leaves the cluster (graceful shutdown: its partitions move to member B)");
+  /**
+   * Member A leaves; B keeps asking for absent keys until its guard is exact again, then checks
+   * every entry.
+   */
+  private static Recovery memberLeaves(
+      Cluster cluster,
+      CountDownLatch left,
+      GuardedCache<String, String> guarded,
+      int entries,
+      long seed,
+      PrintStream out)
+      throws InterruptedException {
+    out.println(
+        "  member A leaves the cluster (graceful shutdown: its partitions move to member B)");
     long start = System.nanoTime();
     cluster.first.shutdown();
     if (!left.await(2, TimeUnit.MINUTES)) {
@@ -333,7 +429,8 @@ public final class JCacheClusterStory {
     long deadline = start + Duration.ofMinutes(2).toNanos();
     while (guarded.isPassThrough() || guarded.stats().rebuilding()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new IllegalStateException("member B's guard did not recover in 2 minutes: " + guarded.stats());
+        throw new IllegalStateException(
+            "member B's guard did not recover in 2 minutes: " + guarded.stats());
       }
       if (guarded.get("absent-" + Long.toHexString(random.nextLong())) != null) {
         wrong++;
@@ -342,7 +439,9 @@ public final class JCacheClusterStory {
       Thread.sleep(1);
     }
     Duration passThrough = Duration.ofNanos(System.nanoTime() - start);
-    out.printf(Locale.ROOT, "  member B's guard re-read the cache and is exact again after %.1f s%n",
+    out.printf(
+        Locale.ROOT,
+        "  member B's guard re-read the cache and is exact again after %.1f s%n",
         passThrough.toMillis() / 1e3);
     for (int i = 0; i < entries; i++) {
       if (!value(key(i)).equals(guarded.get(key(i)))) {
@@ -363,30 +462,51 @@ public final class JCacheClusterStory {
     Phase with = o.guarded;
     Phase without = o.plain;
     Report report = new Report("JCache cluster", "with guard", "without guard");
-    report.row("gets on member B", with.load.requests(), without.load.requests())
+    report
+        .row("gets on member B", with.load.requests(), without.load.requests())
         .row("gets per second", with.load.perSecond(), without.load.perSecond())
         .row("  of absent keys", with.negativeGets, without.negativeGets)
         .row("round trips to Hazelcast", with.roundTrips, without.roundTrips)
         .row("round trips avoided", with.load.requests() - with.roundTrips, 0L)
-        .row("negative get, mean", String.format(Locale.ROOT, "%.1f µs", with.negativeMicros()),
+        .row(
+            "negative get, mean",
+            String.format(Locale.ROOT, "%.1f µs", with.negativeMicros()),
             String.format(Locale.ROOT, "%.1f µs", without.negativeMicros()))
-        .row("any get, p50", Latencies.millis(with.load.latencies().percentile(50)),
+        .row(
+            "any get, p50",
+            Latencies.millis(with.load.latencies().percentile(50)),
             Latencies.millis(without.load.latencies().percentile(50)))
-        .row("any get, p99", Latencies.millis(with.load.latencies().percentile(99)),
+        .row(
+            "any get, p99",
+            Latencies.millis(with.load.latencies().percentile(99)),
             Latencies.millis(without.load.latencies().percentile(99)))
         .row("wrong answers", with.wrongAnswers, without.wrongAnswers);
     GuardStats g = o.guard;
-    report.note("about %s of absent keys belong to partitions owned by member A: without the guard their get"
-        + " crosses the network", Report.percent(o.remoteShare));
-    report.note("B's application wrote %,d new entries while it read (warm-up included); each put returned after"
-        + " B's guard had the key (synchronous CREATED listener)", o.written);
-    report.note("guard: %,d fingerprints in %s, observed fpp %s (target %s); first scan of the %,d entries %.1f s",
-        g.size(), Report.bytes(g.sizeInBytes()), Report.percent(g.observedFpp()), Report.percent(o.options.fpp()),
-        o.options.entries(), o.initialScan.toMillis() / 1e3);
+    report.note(
+        "about %s of absent keys belong to partitions owned by member A: without the guard their get"
+            + " crosses the network",
+        Report.percent(o.remoteShare));
+    report.note(
+        "B's application wrote %,d new entries while it read (warm-up included); each put returned after"
+            + " B's guard had the key (synchronous CREATED listener)",
+        o.written);
+    report.note(
+        "guard: %,d fingerprints in %s, observed fpp %s (target %s); first scan of the %,d entries %.1f s",
+        g.size(),
+        Report.bytes(g.sizeInBytes()),
+        Report.percent(g.observedFpp()),
+        Report.percent(o.options.fpp()),
+        o.options.entries(),
+        o.initialScan.toMillis() / 1e3);
     Recovery r = o.recovery;
-    report.note("member A left: B's guard passed %,d gets through to Hazelcast for %.1f s, until it had re-read"
-        + " the cache; then all %,d entries found, %,d of %,d absent keys short-circuited, %,d wrong answers",
-        r.getsPassedThrough, r.passThrough.toMillis() / 1e3, r.keysChecked, r.absentShortCircuited, CHECK_ABSENT,
+    report.note(
+        "member A left: B's guard passed %,d gets through to Hazelcast for %.1f s, until it had re-read"
+            + " the cache; then all %,d entries found, %,d of %,d absent keys short-circuited, %,d wrong answers",
+        r.getsPassedThrough,
+        r.passThrough.toMillis() / 1e3,
+        r.keysChecked,
+        r.absentShortCircuited,
+        CHECK_ABSENT,
         r.wrongAnswers);
     return report;
   }

@@ -18,8 +18,19 @@ class DbRepositoryStoryTest {
   @BeforeAll
   static void runStory() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    outcome = DbRepositoryStory.run(Options.parse("db", "--rows", "5000", "--duration", "1", "--warmup", "0.5",
-        "--write-share", "0.1"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    outcome =
+        DbRepositoryStory.run(
+            Options.parse(
+                "db",
+                "--rows",
+                "5000",
+                "--duration",
+                "1",
+                "--warmup",
+                "0.5",
+                "--write-share",
+                "0.1"),
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
     printed = bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -57,10 +68,12 @@ class DbRepositoryStoryTest {
 
     assertThat(outcome.springShortCircuits()).isPositive();
     assertThat(outcome.lookupsAvoided()).isPositive();
-    // every request begins one transaction, except the finds the guard answered and writes with nothing to do
-    assertThat(with.transactions()).isEqualTo(with.load().requests() - outcome.springShortCircuits()
-        - with.skippedWrites());
-    assertThat(without.transactions()).isEqualTo(without.load().requests() - without.skippedWrites());
+    // every request begins one transaction, except the finds the guard answered and writes with
+    // nothing to do
+    assertThat(with.transactions())
+        .isEqualTo(with.load().requests() - outcome.springShortCircuits() - with.skippedWrites());
+    assertThat(without.transactions())
+        .isEqualTo(without.load().requests() - without.skippedWrites());
   }
 
   @Test
@@ -72,7 +85,13 @@ class DbRepositoryStoryTest {
 
   @Test
   void theReportShowsTheFiguresThatMatter() {
-    assertThat(printed).contains("== DB-backed repository", "SQL statements per request", "requests per second",
-        "finds answered by the Spring guard", "wrong answers", "observed fpp");
+    assertThat(printed)
+        .contains(
+            "== DB-backed repository",
+            "SQL statements per request",
+            "requests per second",
+            "finds answered by the Spring guard",
+            "wrong answers",
+            "observed fpp");
   }
 }

@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The JCache story at a reduced size: 2,000 entries, one second per variant, then member A leaves. */
+/**
+ * The JCache story at a reduced size: 2,000 entries, one second per variant, then member A leaves.
+ */
 class JCacheClusterStoryTest {
 
   static JCacheClusterStory.Outcome outcome;
@@ -18,8 +20,10 @@ class JCacheClusterStoryTest {
   @BeforeAll
   static void runStory() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    outcome = JCacheClusterStory.run(Options.parse("jcache", "--entries", "2000", "--duration", "1",
-        "--warmup", "0"), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    outcome =
+        JCacheClusterStory.run(
+            Options.parse("jcache", "--entries", "2000", "--duration", "1", "--warmup", "0"),
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
     printed = bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -53,14 +57,21 @@ class JCacheClusterStoryTest {
     JCacheClusterStory.Recovery recovery = outcome.recovery();
 
     assertThat(recovery.keysChecked()).isEqualTo(2_000L + outcome.written());
-    // 10,000 absent keys against a filter of about 2,000 keys at a 1 % target: about 10 false positives
-    // are expected; fewer than 9,500 answered (5 % let through) is practically impossible unless broken
+    // 10,000 absent keys against a filter of about 2,000 keys at a 1 % target: about 10 false
+    // positives
+    // are expected; fewer than 9,500 answered (5 % let through) is practically impossible unless
+    // broken
     assertThat(recovery.absentShortCircuited()).isGreaterThan(9_500);
   }
 
   @Test
   void theReportShowsTheFiguresThatMatter() {
-    assertThat(printed).contains("== JCache cluster", "round trips avoided", "negative get, mean",
-        "member A left", "observed fpp");
+    assertThat(printed)
+        .contains(
+            "== JCache cluster",
+            "round trips avoided",
+            "negative get, mean",
+            "member A left",
+            "observed fpp");
   }
 }
