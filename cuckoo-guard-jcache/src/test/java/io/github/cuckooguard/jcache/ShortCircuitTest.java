@@ -96,6 +96,9 @@ class ShortCircuitTest {
     assertThat(cache.invokeAll(missSet, (entry, args) -> entry.getValue())).isEmpty();
     log.remove(
         "isClosed"); // a local state check in every provider, made to throw IllegalStateException
+    // a local read of the cache's settings: whether statistics were switched on behind the
+    // wrapper's back (then the call goes to the provider, whose statistics must count it)
+    log.remove("getConfiguration");
     assertThat(log).as("calls that reached the provider").isEmpty();
 
     for (long k = 0; k < PRESENT; k++) {
@@ -200,6 +203,28 @@ class ShortCircuitTest {
       assertThat(cache.containsKey(1_000L))
           .isFalse(); // containsKey counts nothing: answered by the guard
       assertThat(cache.stats().lookups()).isEqualTo(before + 1);
+    } finally {
+      guarded.close();
+      ehcache.close();
+    }
+  }
+
+  @Test
+  void statisticsSwitchedOnBehindTheWrappersBackStillReachTheProvider() throws Exception {
+    org.ehcache.jsr107.EhcacheCachingProvider ehcache =
+        new org.ehcache.jsr107.EhcacheCachingProvider();
+    GuardedCachingProvider guarded = new GuardedCachingProvider(ehcache);
+    try {
+      Cache<Long, String> cache = guarded.getCacheManager().createCache(name, config());
+      cache.put(1L, "one");
+      // the delegate's own manager: the wrapper is not told
+      ehcache.getCacheManager().enableStatistics(name, true);
+      assertThat(cache.replace(1_000L, "old", "new")).isFalse();
+      assertThat(cache.replace(1_001L, "new")).isFalse();
+      assertThat(cache.getAndReplace(1_002L, "new")).isNull();
+      assertThat(statistic(name, "CacheMisses"))
+          .as("each replace of an absent key reached the provider and was counted there")
+          .isEqualTo(3L);
     } finally {
       guarded.close();
       ehcache.close();

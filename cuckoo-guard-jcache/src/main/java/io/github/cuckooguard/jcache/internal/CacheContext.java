@@ -109,9 +109,31 @@ public final class CacheContext<K, V> {
     return !readThrough && !writeThrough && !statisticsEnabled;
   }
 
-  /** True if the guard may answer and says {@code key} is absent. */
+  /**
+   * True if the guard may answer and says {@code key} is absent. Going to the provider is always
+   * exact, so any doubt sends the call there: on a provider whose misses cannot be counted here,
+   * statistics switched on by another wrapper of the same cache (or by the provider's own manager)
+   * are read from the cache's configuration before a call is answered, and from then on this
+   * wrapper counts them as on.
+   */
   boolean skip(boolean guardAnswers, K key) {
-    return guardAnswers && !guard.mightContain(key);
+    if (!guardAnswers || guard.mightContain(key)) {
+      return false;
+    }
+    if (missCounter == null && !statisticsEnabled && statisticsOnInProvider()) {
+      statisticsEnabled = true;
+      return false;
+    }
+    return true;
+  }
+
+  private boolean statisticsOnInProvider() {
+    try {
+      CompleteConfiguration<?, ?> config = completeConfiguration(cache);
+      return config == null || config.isStatisticsEnabled();
+    } catch (RuntimeException e) {
+      return true; // cannot tell (e.g. the cache closed meanwhile): let the provider answer
+    }
   }
 
   void requireOpen() {
