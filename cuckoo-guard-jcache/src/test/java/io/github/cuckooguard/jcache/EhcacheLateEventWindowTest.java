@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Ehcache may return from a creating put before its synchronous Created event ran (another
- * thread is delivering the ordered events). The guarded cache then aborts the write's enter and,
- * if the guard does not know the key and the key is in the cache, enters it again. Readers check
- * keys while their creating put is still running: once the provider holds the key (and nothing
- * removes keys here, no expiry, no bound) the guarded cache must not call it absent, also between
- * that abort and the re-enter.
+ * Ehcache may return from a creating put before its synchronous Created event ran (another thread
+ * is delivering the ordered events). The guarded cache then aborts the write's enter and, if the
+ * guard does not know the key and the key is in the cache, enters it again. Readers check keys
+ * while their creating put is still running: once the provider holds the key (and nothing removes
+ * keys here, no expiry, no bound) the guarded cache must not call it absent, also between that
+ * abort and the re-enter.
  */
 class EhcacheLateEventWindowTest {
 
@@ -47,9 +47,15 @@ class EhcacheLateEventWindowTest {
     properties.setProperty("cuckooguard.expected-insertions", "4000000");
     try (provider) {
       CacheManager manager = provider.getCacheManager(uri, null, properties);
-      GuardedCache<Long, String> guarded = (GuardedCache<Long, String>) manager.createCache("late-events",
-          new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
-      Cache<Long, String> raw = ((javax.cache.spi.CachingProvider) delegate).getCacheManager(uri, null).getCache("late-events", Long.class, String.class);
+      GuardedCache<Long, String> guarded =
+          (GuardedCache<Long, String>)
+              manager.createCache(
+                  "late-events",
+                  new MutableConfiguration<Long, String>().setTypes(Long.class, String.class));
+      Cache<Long, String> raw =
+          ((javax.cache.spi.CachingProvider) delegate)
+              .getCacheManager(uri, null)
+              .getCache("late-events", Long.class, String.class);
       AtomicLongArray current = new AtomicLongArray(WRITERS);
       for (int w = 0; w < WRITERS; w++) {
         current.set(w, -1);
@@ -64,34 +70,39 @@ class EhcacheLateEventWindowTest {
         long end = System.nanoTime() + RUN_NANOS;
         for (int w = 0; w < WRITERS; w++) {
           int id = w;
-          futures.add(threads.submit(() -> {
-            for (long n = 0; System.nanoTime() < end && falseNegatives.isEmpty(); n++) {
-              long k = n * WRITERS + id;
-              current.set(id, k);
-              guarded.put(k, "v");
-              puts.increment();
-            }
-            return null;
-          }));
+          futures.add(
+              threads.submit(
+                  () -> {
+                    for (long n = 0; System.nanoTime() < end && falseNegatives.isEmpty(); n++) {
+                      long k = n * WRITERS + id;
+                      current.set(id, k);
+                      guarded.put(k, "v");
+                      puts.increment();
+                    }
+                    return null;
+                  }));
         }
         for (int r = 0; r < READERS; r++) {
           int id = r;
-          futures.add(threads.submit(() -> {
-            int j = id % WRITERS;
-            while (!done.get() && falseNegatives.isEmpty()) {
-              j = (j + 1) % WRITERS;
-              long k = current.get(j);
-              if (k < 0 || !raw.containsKey(k)) {
-                continue;
-              }
-              presentChecks.increment();
-              // present before this lookup and never removed: "absent" is a false negative
-              if (!guarded.containsKey(k)) {
-                falseNegatives.add(k + " (present at the provider: " + raw.containsKey(k) + ")");
-              }
-            }
-            return null;
-          }));
+          futures.add(
+              threads.submit(
+                  () -> {
+                    int j = id % WRITERS;
+                    while (!done.get() && falseNegatives.isEmpty()) {
+                      j = (j + 1) % WRITERS;
+                      long k = current.get(j);
+                      if (k < 0 || !raw.containsKey(k)) {
+                        continue;
+                      }
+                      presentChecks.increment();
+                      // present before this lookup and never removed: "absent" is a false negative
+                      if (!guarded.containsKey(k)) {
+                        falseNegatives.add(
+                            k + " (present at the provider: " + raw.containsKey(k) + ")");
+                      }
+                    }
+                    return null;
+                  }));
         }
         for (int w = 0; w < WRITERS; w++) {
           futures.get(w).get(60, TimeUnit.SECONDS);
@@ -104,11 +115,23 @@ class EhcacheLateEventWindowTest {
         done.set(true);
         threads.shutdownNow();
       }
-      System.out.println("puts " + puts.sum() + ", present checks " + presentChecks.sum() + ", false negatives "
-          + falseNegatives + ", known once the puts returned: "
-          + falseNegatives.stream().map(f -> guarded.containsKey(Long.parseLong(f.substring(0, f.indexOf(' '))))).toList());
-      assertThat(falseNegatives).as("keys the provider held that the guarded cache called absent").isEmpty();
-      assertThat(presentChecks.sum()).as("checks of keys whose put was running or just ended").isGreaterThan(1_000);
+      System.out.println(
+          "puts "
+              + puts.sum()
+              + ", present checks "
+              + presentChecks.sum()
+              + ", false negatives "
+              + falseNegatives
+              + ", known once the puts returned: "
+              + falseNegatives.stream()
+                  .map(f -> guarded.containsKey(Long.parseLong(f.substring(0, f.indexOf(' ')))))
+                  .toList());
+      assertThat(falseNegatives)
+          .as("keys the provider held that the guarded cache called absent")
+          .isEmpty();
+      assertThat(presentChecks.sum())
+          .as("checks of keys whose put was running or just ended")
+          .isGreaterThan(1_000);
     }
   }
 }

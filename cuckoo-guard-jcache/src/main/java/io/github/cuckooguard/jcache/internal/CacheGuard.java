@@ -61,13 +61,15 @@ import org.jspecify.annotations.Nullable;
  *       already running receives the enter. A write from this process that bypasses the guarded
  *       cache is not covered: on Caffeine its event may run before its entry is visible.
  *   <li>A provider that may return before its synchronous listeners ran (Ehcache 3 under concurrent
- *       writes; any provider not known to keep the contract) gets a check after an abort: if the
- *       guard does not know the key and the call left it in the cache, the key is entered at once
- *       (its late event enters it again: a spare copy). What remains is a key the guard answered
- *       "might contain" for only through a colliding fingerprint: between the abort and its late
- *       event it is absent from the guard. That window is why removals are followed only on
- *       providers that keep the contract: a leave applied in it would take the colliding key's
- *       copy.
+ *       writes; any provider not known to keep the contract) gets a check instead of the abort: if
+ *       the guard did not know the key before the call and the call left it in the cache, the
+ *       write's enter ends visible (its late event enters it again: a spare copy); an abort
+ *       followed by a fresh enter would leave the key absent from the guard in between. If it knew
+ *       the key before but not after the abort (a rebuild swap dropped that copy during the call),
+ *       the key is entered at once. What remains is a key the guard answered "might contain" for
+ *       only through a colliding fingerprint: between the abort and its late event it is absent
+ *       from the guard. That window is why removals are followed only on providers that keep the
+ *       contract: a leave applied in it would take the colliding key's copy.
  * </ol>
  *
  * <p><b>Why the removals it follows are paired</b> (Caffeine's provider and the reference
@@ -214,12 +216,15 @@ public final class CacheGuard<K> {
   public Write<K> beginWrite(K key) {
     long token = events.open(key);
     PendingEnter<K> enter = null;
+    boolean knownBefore = true;
     try {
+      // Asked only where endWrite may need it, and before the enter adds this call's copy.
+      knownBefore = eventsBeforeReturn || asynchronousEvents || guard.mightContain(key);
       enter = guard.beginEnter(key);
     } catch (RuntimeException e) {
       failed("entering a write", e);
     }
-    return new Write<>(key, token, enter);
+    return new Write<>(key, token, enter, knownBefore);
   }
 
   /**
@@ -253,8 +258,20 @@ public final class CacheGuard<K> {
         }
         return;
       }
+      if (!eventsBeforeReturn && !write.knownBefore && present.getAsBoolean()) {
+        // The guard did not know the key before the call, and the call (or one racing it) left it
+        // in the cache without its Created event having run yet: the enter's own copy becomes the
+        // key's. Aborting first and entering again would leave the key absent from the guard in
+        // between, while the cache holds it (EhcacheLateEventWindowTest). Its late event adds a
+        // spare copy, as the re-enter did.
+        enter.visible();
+        return;
+      }
       enter.abort();
       if (!eventsBeforeReturn && !guard.mightContain(write.key) && present.getAsBoolean()) {
+        // Known before the call (a copy of its own or a colliding one, or pass-through) but not
+        // now: that copy went with a rebuild swap during the call. The gap between the abort and
+        // this enter remains for that case only.
         guard.keyEntered(write.key);
       }
     } catch (RuntimeException e) {
@@ -301,10 +318,14 @@ public final class CacheGuard<K> {
     private final long token;
     private final @Nullable PendingEnter<K> enter;
 
-    private Write(K key, long token, @Nullable PendingEnter<K> enter) {
+    /** Whether the guard might have held the key before this call's enter (see endWrite). */
+    private final boolean knownBefore;
+
+    private Write(K key, long token, @Nullable PendingEnter<K> enter, boolean knownBefore) {
       this.key = key;
       this.token = token;
       this.enter = enter;
+      this.knownBefore = knownBefore;
     }
 
     public K key() {
