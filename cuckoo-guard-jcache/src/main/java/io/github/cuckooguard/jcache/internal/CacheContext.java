@@ -110,11 +110,19 @@ public final class CacheContext<K, V> {
   }
 
   /**
-   * True if the guard may answer and says {@code key} is absent. Going to the provider is always
-   * exact, so any doubt sends the call there: on a provider whose misses cannot be counted here,
-   * statistics switched on by another wrapper of the same cache (or by the provider's own manager)
-   * are read from the cache's configuration before a call is answered, and from then on this
-   * wrapper counts them as on.
+   * True if the guard may answer a lookup ({@code get}, {@code getAll}) and says {@code key} is
+   * absent. Kept to one filter lookup: this is the short-circuit's hot path.
+   */
+  boolean skipLookup(boolean guardAnswers, K key) {
+    return guardAnswers && !guard.mightContain(key);
+  }
+
+  /**
+   * True if the guard may answer a removal or replace and says {@code key} is absent. Going to the
+   * provider is always exact, so any doubt sends the call there: on a provider whose misses cannot
+   * be counted here, statistics switched on by another wrapper of the same cache (or by the
+   * provider's own manager) are read from the cache's configuration before such a call is answered,
+   * and from then on this wrapper counts them as on.
    */
   boolean skip(boolean guardAnswers, K key) {
     if (!guardAnswers || guard.mightContain(key)) {

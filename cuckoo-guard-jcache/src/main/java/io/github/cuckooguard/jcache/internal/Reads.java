@@ -38,7 +38,7 @@ public final class Reads<K, V> {
       return context.write(key, () -> cache.get(key), Objects::nonNull);
     }
     boolean guarded = context.guardAnswersReads();
-    if (context.skip(guarded, key)) {
+    if (context.skipLookup(guarded, key)) {
       context.countMisses(1);
       return null;
     }
@@ -85,7 +85,7 @@ public final class Reads<K, V> {
     // containsKey counts neither hits nor misses (JSR-107 statistics): the guard answers it also
     // while statistics are on
     boolean guarded = true;
-    if (context.skip(guarded, key)) {
+    if (context.skipLookup(guarded, key)) {
       return false;
     }
     boolean present = cache.containsKey(key);
