@@ -371,6 +371,11 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
     return delegate.isClosed();
   }
 
+  /** Stops the guard's reads of the cache before the provider closes or destroys it. */
+  void closeGuard() {
+    guard.close();
+  }
+
   /** This object if it is an instance of {@code clazz}, else what the wrapped cache unwraps to. */
   @Override
   public <T> T unwrap(Class<T> clazz) {

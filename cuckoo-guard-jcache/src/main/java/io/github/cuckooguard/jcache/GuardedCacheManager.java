@@ -159,8 +159,12 @@ public final class GuardedCacheManager implements CacheManager {
 
   @Override
   public void destroyCache(String cacheName) {
+    // the guard first: no scan of the old cache may reach a new cache of the same name
+    GuardedCache<?, ?> cache = caches.remove(cacheName);
+    if (cache != null) {
+      cache.closeGuard();
+    }
     delegate.destroyCache(cacheName);
-    caches.remove(cacheName);
   }
 
   @Override
@@ -204,6 +208,7 @@ public final class GuardedCacheManager implements CacheManager {
   @Override
   public void close() {
     try {
+      caches.values().forEach(GuardedCache::closeGuard);
       delegate.close();
     } finally {
       caches.clear();

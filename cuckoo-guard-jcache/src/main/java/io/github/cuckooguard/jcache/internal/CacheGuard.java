@@ -112,6 +112,17 @@ public final class CacheGuard<K> {
   private volatile @Nullable Runnable closer;
 
   /**
+   * Held by every scan and by {@link #close}: once close returns, no scan of this guard reads the
+   * provider again. A scan that outlived its cache could otherwise reach a new cache of the same
+   * name (Hazelcast addresses caches by name), and Hazelcast's key fetch creates a partition's
+   * record store, which never counts statistics if the new cache's statistics were still off.
+   */
+  private final Object scanGate = new Object();
+
+  /** Set under {@link #scanGate} by {@link #close}; a scan after it fails. */
+  private boolean closed;
+
+  /**
    * A guard built by {@code builder}, with a scan of the attached cache as key source.
    *
    * @param eventsBeforeReturn whether the provider makes every creation in this process and runs
@@ -168,8 +179,15 @@ public final class CacheGuard<K> {
     this.closer = closer;
   }
 
-  /** The guarded cache was closed: releases what {@link #onClose} registered. */
+  /**
+   * The guarded cache is being closed or destroyed: waits for a scan in progress, makes every later
+   * scan fail (the guard then stays in pass-through, it never completes a rebuild with no keys),
+   * and releases what {@link #onClose} registered. Call before the provider closes the cache.
+   */
   public void close() {
+    synchronized (scanGate) {
+      closed = true;
+    }
     Runnable own = closer;
     closer = null;
     if (own != null) {
@@ -399,6 +417,16 @@ public final class CacheGuard<K> {
    * entry).
    */
   private void scan(Consumer<? super K> action) {
+    synchronized (scanGate) {
+      if (closed) {
+        throw new IllegalStateException(
+            "the cache of guard '" + guard.name() + "' was closed; its keys are not read again");
+      }
+      scanOpen(action);
+    }
+  }
+
+  private void scanOpen(Consumer<? super K> action) {
     Consumer<Consumer<? super K>> own = ownScan;
     if (own != null) {
       own.accept(action);
