@@ -93,12 +93,12 @@ class LookupsAskCaffeineTest {
   }
 
   /**
-   * The sample is deterministic on one thread: the 64th, 128th, ... miss asks the guard, and the
-   * guard counts a false positive exactly for those sampled keys it answers "might contain" for.
-   * Four-bit fingerprints (fpp of several percent) so that the count is not trivially zero.
+   * The sample is deterministic on one thread: every FPP_SAMPLE_EVERY-th miss asks the guard, and
+   * the guard counts a false positive exactly for those sampled keys it answers "might contain"
+   * for. Four-bit fingerprints (fpp of several percent) so that the count is not trivially zero.
    */
   @Test
-  void oneMissInSixtyFourFeedsTheObservedFpp() {
+  void aDeterministicSampleOfTheMissesFeedsTheObservedFpp() {
     CaffeineGuard<Long, String> g =
         CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
             .fingerprintBits(4)
@@ -108,7 +108,7 @@ class LookupsAskCaffeineTest {
         g.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
     LongStream.range(0, 5_000).forEach(k -> c.put(k, "v"));
     GuardStats before = g.stats();
-    int misses = 64_000;
+    int misses = 1_000 * GuardedCache.FPP_SAMPLE_EVERY;
     List<Long> sampled = new ArrayList<>();
     for (int i = 1; i <= misses; i++) {
       long key = 1_000_000L + i;
