@@ -264,8 +264,7 @@ public final class CuckooGuard<K> {
    */
   public PendingEnter<K> beginEnter(K key) {
     Objects.requireNonNull(key, "key");
-    store(key, true);
-    return new PendingEnter<>(this, key);
+    return new PendingEnter<>(this, key, store(key, true));
   }
 
   /**
@@ -278,8 +277,7 @@ public final class CuckooGuard<K> {
    */
   public PendingLeave<K> beginLeave(K key) {
     Objects.requireNonNull(key, "key");
-    state.beginLeave(key);
-    return new PendingLeave<>(this, key);
+    return new PendingLeave<>(this, key, state.beginLeave(key));
   }
 
   /**
@@ -307,7 +305,7 @@ public final class CuckooGuard<K> {
    * @throws NullPointerException if {@code key} is null
    */
   public void keyLeft(K key) {
-    state.end(Objects.requireNonNull(key, "key"), false, false);
+    state.end(Objects.requireNonNull(key, "key"), false, false, FilterState.NO_SLOT);
   }
 
   /** Keys whose enter or leave has begun and not ended (the in-flight registry). */
@@ -315,23 +313,26 @@ public final class CuckooGuard<K> {
     return state.transitionsInFlight();
   }
 
-  void enterVisible(K key) {
-    state.endTransition(key, true);
+  // The handles' ends, each with the slot its begin returned (see FilterState).
+
+  void enterVisible(K key, int slot) {
+    state.endTransition(key, true, slot);
   }
 
-  void enterAborted(K key) {
-    state.end(key, true, true);
+  void enterAborted(K key, int slot) {
+    state.end(key, true, true, slot);
   }
 
-  void leaveGone(K key) {
-    state.end(key, true, false);
+  void leaveGone(K key, int slot) {
+    state.end(key, true, false, slot);
   }
 
-  void leaveCancelled(K key) {
-    state.endTransition(key, false);
+  void leaveCancelled(K key, int slot) {
+    state.endTransition(key, false, slot);
   }
 
-  private void store(K key, boolean inFlight) {
+  /** Adds {@code key}; returns the slot of its transition if {@code inFlight}. */
+  private int store(K key, boolean inFlight) {
     if (scheduler != null && !scheduler.isBusy()) {
       // Requested before the add: an executor that runs the rebuild on this thread then finishes
       // it before the key is added, so the add reaches the new filter.
@@ -341,10 +342,14 @@ public final class CuckooGuard<K> {
       }
     }
     boolean wasPassThrough = state.isPassThrough();
-    String failure = state.enter(key, inFlight);
-    if (failure != null && scheduler != null) {
+    long entered = state.enter(key, inFlight);
+    if ((entered & FilterState.INSERT_FAILED) == 0) {
+      return (int) entered;
+    }
+    String failure = state.insertFailure();
+    if (scheduler != null) {
       scheduler.requestIfIdle(failure);
-    } else if (failure != null && !wasPassThrough) {
+    } else if (!wasPassThrough) {
       LOGGER.log(
           Level.WARNING,
           "Cuckoo guard '"
@@ -354,6 +359,7 @@ public final class CuckooGuard<K> {
               + "; without a KeySource pass-through"
               + " stays on for good");
     }
+    return (int) entered;
   }
 
   /**

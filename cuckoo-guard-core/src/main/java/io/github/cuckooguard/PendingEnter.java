@@ -27,13 +27,22 @@ import java.util.Objects;
  */
 public final class PendingEnter<K> implements AutoCloseable {
 
+  /** {@link #slot} once ended; no begin returns it. */
+  private static final int DONE = Integer.MIN_VALUE + 1;
+
   private final CuckooGuard<K> guard;
   private final K key;
-  private boolean done;
 
-  PendingEnter(CuckooGuard<K> guard, K key) {
+  /**
+   * The guard's record of this transition (passed back to it at the end), or {@link #DONE}. One
+   * field for both keeps a handle at 24 bytes.
+   */
+  private int slot;
+
+  PendingEnter(CuckooGuard<K> guard, K key, int slot) {
     this.guard = guard;
     this.key = key;
+    this.slot = slot;
   }
 
   /** The key being entered. */
@@ -47,8 +56,7 @@ public final class PendingEnter<K> implements AutoCloseable {
    * @throws IllegalStateException if the enter was already completed or aborted
    */
   public void visible() {
-    finish("visible()");
-    guard.enterVisible(key);
+    guard.enterVisible(key, finish("visible()"));
   }
 
   /**
@@ -58,25 +66,26 @@ public final class PendingEnter<K> implements AutoCloseable {
    * @throws IllegalStateException if the enter was already completed or aborted
    */
   public void abort() {
-    finish("abort()");
-    guard.enterAborted(key);
+    guard.enterAborted(key, finish("abort()"));
   }
 
   /** Whether {@link #visible()} or {@link #abort()} was called. */
   public boolean isDone() {
-    return done;
+    return slot == DONE;
   }
 
   /** Aborts the enter unless {@link #visible()} or {@link #abort()} was called. */
   @Override
   public void close() {
-    if (!done) {
+    if (slot != DONE) {
       abort();
     }
   }
 
-  private void finish(String call) {
-    if (done) {
+  /** Marks this handle ended; returns its slot. */
+  private int finish(String call) {
+    int s = slot;
+    if (s == DONE) {
       throw new IllegalStateException(
           call
               + " called on an enter of "
@@ -84,11 +93,12 @@ public final class PendingEnter<K> implements AutoCloseable {
               + " that was already completed"
               + " or aborted; each PendingEnter ends once");
     }
-    done = true;
+    slot = DONE;
+    return s;
   }
 
   @Override
   public String toString() {
-    return "PendingEnter[" + Objects.toString(key) + (done ? ", done]" : ", in flight]");
+    return "PendingEnter[" + Objects.toString(key) + (isDone() ? ", done]" : ", in flight]");
   }
 }

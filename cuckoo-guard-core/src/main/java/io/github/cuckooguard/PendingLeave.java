@@ -25,13 +25,22 @@ import java.util.Objects;
  */
 public final class PendingLeave<K> implements AutoCloseable {
 
+  /** {@link #slot} once ended; no begin returns it. */
+  private static final int DONE = Integer.MIN_VALUE + 1;
+
   private final CuckooGuard<K> guard;
   private final K key;
-  private boolean done;
 
-  PendingLeave(CuckooGuard<K> guard, K key) {
+  /**
+   * The guard's record of this transition (passed back to it at the end), or {@link #DONE}. One
+   * field for both keeps a handle at 24 bytes.
+   */
+  private int slot;
+
+  PendingLeave(CuckooGuard<K> guard, K key, int slot) {
     this.guard = guard;
     this.key = key;
+    this.slot = slot;
   }
 
   /** The key being removed. */
@@ -45,8 +54,7 @@ public final class PendingLeave<K> implements AutoCloseable {
    * @throws IllegalStateException if the leave was already completed or cancelled
    */
   public void gone() {
-    finish("gone()");
-    guard.leaveGone(key);
+    guard.leaveGone(key, finish("gone()"));
   }
 
   /**
@@ -55,25 +63,26 @@ public final class PendingLeave<K> implements AutoCloseable {
    * @throws IllegalStateException if the leave was already completed or cancelled
    */
   public void cancel() {
-    finish("cancel()");
-    guard.leaveCancelled(key);
+    guard.leaveCancelled(key, finish("cancel()"));
   }
 
   /** Whether {@link #gone()} or {@link #cancel()} was called. */
   public boolean isDone() {
-    return done;
+    return slot == DONE;
   }
 
   /** Cancels the leave unless {@link #gone()} or {@link #cancel()} was called. */
   @Override
   public void close() {
-    if (!done) {
+    if (slot != DONE) {
       cancel();
     }
   }
 
-  private void finish(String call) {
-    if (done) {
+  /** Marks this handle ended; returns its slot. */
+  private int finish(String call) {
+    int s = slot;
+    if (s == DONE) {
       throw new IllegalStateException(
           call
               + " called on a leave of "
@@ -81,11 +90,12 @@ public final class PendingLeave<K> implements AutoCloseable {
               + " that was already completed"
               + " or cancelled; each PendingLeave ends once");
     }
-    done = true;
+    slot = DONE;
+    return s;
   }
 
   @Override
   public String toString() {
-    return "PendingLeave[" + Objects.toString(key) + (done ? ", done]" : ", in flight]");
+    return "PendingLeave[" + Objects.toString(key) + (isDone() ? ", done]" : ", in flight]");
   }
 }

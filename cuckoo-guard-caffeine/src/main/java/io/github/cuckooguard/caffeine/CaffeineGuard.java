@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * A cuckoo filter that mirrors the keys of one Caffeine cache, and the guarded cache itself: {@link
  * #mightContain} answers {@code false} only for a key that is definitely not in the cache, so
- * callers (and the cache's own {@code getIfPresent}) can skip work for it.
+ * callers that route around the cache (asking a peer, another tier, the origin) can skip work for
+ * it.
  *
  * <pre>{@code
  * CaffeineGuard<String, Page> guard = CaffeineGuard.<String, Page>newBuilder(Funnels.stringFunnel())
@@ -69,9 +70,15 @@ import org.jspecify.annotations.Nullable;
  *       has published it; a replace is not an enter; a removal leaves inside the compute that
  *       removes, or is announced before a plain removal; an eviction leaves in the eviction
  *       listener. {@code invalidateAll()} removes key by key.
- *   <li>{@code getIfPresent} and {@code getAllPresent} answer definite misses without touching the
- *       cache; {@link Cache#stats()} counts them as misses, as the cache would have. Loads ({@code
- *       get}, {@code getAll}, {@code LoadingCache.get}) never short-circuit.
+ *   <li>{@code getIfPresent} and {@code getAllPresent} ask Caffeine, whose answer is exact (a
+ *       present key is always found); the guard does not short-circuit them, because Caffeine's own
+ *       miss, one hash-map probe, costs less than a filter lookup. Caffeine's statistics, and a
+ *       {@code StatsCounter} of your own, count every lookup as without the guard. One in {@value
+ *       io.github.cuckooguard.caffeine.internal.GuardedCache#FPP_SAMPLE_EVERY} of their misses also
+ *       asks the guard about the key and reports a "might contain" as a false positive, so that
+ *       {@link #stats()} keeps an estimate of the filter's fpp (and its drift trigger works) at the
+ *       cost of one filter lookup per sampled miss. Loads ({@code get}, {@code getAll}, {@code
+ *       LoadingCache.get}) run inside Caffeine's computes.
  *   <li>Paths that cannot be exact are made safe: a refresh whose reload returns null removes the
  *       entry without an event, and a bulk load that overwrites a live entry keeps the extra
  *       fingerprint, each a false positive until the next rebuild. Leaks never cause false
@@ -81,8 +88,7 @@ import org.jspecify.annotations.Nullable;
  *
  * Documented differences from plain Caffeine: {@code LoadingCache.refresh} of an absent key loads
  * on the calling thread; a refresh that races with the removal of its key yields null; {@code
- * invalidate}/{@code remove} of an expired entry leaves it to Caffeine's maintenance; a {@code
- * StatsCounter} of your own does not see the misses the guard answered ({@code stats()} does).
+ * invalidate}/{@code remove} of an expired entry leaves it to Caffeine's maintenance.
  *
  * <p><b>Refused configurations</b> (an {@link IllegalArgumentException} saying why and what to do):
  * {@code weakKeys()}, {@code weakValues()}, {@code softValues()}, an eviction listener or ticker
@@ -268,8 +274,9 @@ public final class CaffeineGuard<K, V> {
 
   /**
    * Reports that {@code key} answered "might contain" but was not in the cache; feeds the observed
-   * fpp in {@link #stats()} and the drift trigger of rebuilds. The guarded cache reports its own
-   * {@code getIfPresent} misses; call this for lookups that route around the cache.
+   * fpp in {@link #stats()} and the drift trigger of rebuilds. Call it after a {@link
+   * #mightContain} that let a lookup around the cache through and the cache turned out not to hold
+   * the key. (The guarded cache's own {@code getIfPresent} feeds a sample of its misses itself.)
    *
    * @throws NullPointerException if {@code key} is null
    * @throws IllegalStateException before {@link #wrap}
@@ -311,7 +318,8 @@ public final class CaffeineGuard<K, V> {
   }
 
   /**
-   * Counters of the guard: lookups, definite misses (short-circuits), reported false positives,
+   * Counters of the guard: lookups (calls of {@link #mightContain}, plus the sampled misses of the
+   * cache's {@code getIfPresent}/{@code getAllPresent}), definite misses, reported false positives,
    * size, load, memory, rebuilds, pass-through. Lock-free.
    *
    * @throws IllegalStateException before {@link #wrap}

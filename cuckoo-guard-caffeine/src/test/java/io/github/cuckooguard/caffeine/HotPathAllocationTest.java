@@ -8,17 +8,18 @@ import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.github.cuckooguard.Funnels;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The guarded lookups allocate nothing of the adapter's own. Measured with the JVM's per-thread
- * allocation counter over many calls after a warm-up; what cuckoo-guard-core's object-key hashing
- * allocates per lookup is measured on the same keys with {@code mightContain} alone and subtracted
- * (it is being fixed in the core), so the figure is the adapter's share.
+ * allocation counter over many calls after a warm-up, against plain Caffeine on the same key.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HotPathAllocationTest {
 
   private static final int CALLS = 200_000;
@@ -65,17 +66,26 @@ class HotPathAllocationTest {
     return (double) (threads.getThreadAllocatedBytes(thread) - before) / CALLS;
   }
 
+  /**
+   * Lookups are Caffeine's own; the one miss in 64 that also asks the guard adds the guard's
+   * lookup, which allocates nothing for a ready funnel.
+   */
   @Test
-  void getIfPresentAddsNoAllocationToTheGuardLookup() {
+  void getIfPresentAllocatesNoMoreThanPlainCaffeine() {
+    Cache<Long, String> plain = Caffeine.newBuilder().maximumSize(1_000).recordStats().build();
+    plain.put(PRESENT, "v");
     cache.put(PRESENT, "v");
-    double lookupAbsent = bytesPerCall(guard::mightContain, ABSENT);
-    double lookupPresent = bytesPerCall(guard::mightContain, PRESENT);
+    double plainAbsent = bytesPerCall(plain::getIfPresent, ABSENT);
+    double plainPresent = bytesPerCall(plain::getIfPresent, PRESENT);
+    assertThat(bytesPerCall(guard::mightContain, ABSENT))
+        .as("the guard's lookup")
+        .isLessThan(SLACK);
     assertThat(bytesPerCall(cache::getIfPresent, ABSENT))
-        .as("short-circuited miss, vs %s for the lookup", lookupAbsent)
-        .isLessThanOrEqualTo(lookupAbsent + SLACK);
+        .as("miss, vs %s for plain Caffeine's", plainAbsent)
+        .isLessThanOrEqualTo(plainAbsent + SLACK);
     assertThat(bytesPerCall(cache::getIfPresent, PRESENT))
-        .as("hit, vs %s for the lookup", lookupPresent)
-        .isLessThanOrEqualTo(lookupPresent + SLACK);
+        .as("hit, vs %s for plain Caffeine's", plainPresent)
+        .isLessThanOrEqualTo(plainPresent + SLACK);
   }
 
   @Test

@@ -25,11 +25,12 @@ import org.jspecify.annotations.Nullable;
  * add it took. A lookup before the swap reads F1, after it F2 (see RebuildState for why F2 is
  * complete).
  *
- * Transitions. `inFlight` counts, per key, the transitions begun and not yet finished: entering
- * (beginEnter .. visible/abort) and leaving (beginLeave .. gone/cancel). Every begin and every
- * end that changes a filter runs under the read lock and install under the write lock, so
- * install sees exactly the transitions whose end has not run yet, and hands each one a copy in
- * F2 (RebuildState.hold); transitions that begin later find the rebuild and hold themselves.
+ * Transitions. `entering` (beginEnter .. visible/abort) and `leaving` (beginLeave .. gone/cancel)
+ * hold the transitions begun and not yet finished, one slot each (InFlight: no allocation; the
+ * slot's index goes back to the caller's handle, which passes it to the end). Every begin and
+ * every end runs under the read lock and install under the write lock, so install sees exactly
+ * the transitions whose end has not run yet, and hands each one a copy in F2
+ * (RebuildState.hold); transitions that begin later find the rebuild and hold themselves.
  *
  * Failed inserts (only when rebuilds are possible): the key goes into `overflow`, an exact multiset,
  * and pass-through goes on. The rebuild that follows cannot rely on its scan for such a key: it
@@ -53,11 +54,17 @@ public final class FilterState<K> {
   /** Per key, the inserts into F1 that failed and whose incarnation has not ended. */
   private final ConcurrentHashMap<K, int[]> overflow = new ConcurrentHashMap<>();
 
-  private static final int ENTER = 0;
-  private static final int LEAVE = 1;
+  /** Enters begun and not ended (beginEnter .. visible/abort). */
+  private final InFlight<K> entering = new InFlight<>();
 
-  /** Per key: enters [ENTER] and leaves [LEAVE] begun and not ended. Changed inside compute. */
-  private final ConcurrentHashMap<K, int[]> inFlight = new ConcurrentHashMap<>();
+  /** Leaves begun and not ended (beginLeave .. gone/cancel). */
+  private final InFlight<K> leaving = new InFlight<>();
+
+  /** The slot of a transition that is not in flight (keyEntered, keyLeft). */
+  public static final int NO_SLOT = Integer.MIN_VALUE;
+
+  /** Set in {@link #enter}'s result when the insert failed (pass-through is on then). */
+  public static final long INSERT_FAILED = 1L << 32;
 
   private volatile CuckooFilter<K> filter;
 
@@ -97,11 +104,13 @@ public final class FilterState<K> {
 
   /**
    * Begins an enter: adds the key's fingerprint to the current filter and the one being built, and,
-   * if {@code inFlight}, counts the transition until {@link #endTransition} or {@link #end}.
+   * if {@code inFlight}, records the transition until {@link #endTransition} or {@link #end}.
    *
-   * @return null if stored; else a description of the failed insert (pass-through is on then)
+   * @return in the low 32 bits the transition's slot ({@link #NO_SLOT} if not {@code inFlight}), to
+   *     pass to its end; plus {@link #INSERT_FAILED} if the insert failed (pass-through is on then,
+   *     see {@link #insertFailure})
    */
-  public @Nullable String enter(K key, boolean inFlight) {
+  public long enter(K key, boolean inFlight) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
@@ -110,11 +119,9 @@ public final class FilterState<K> {
       boolean stored = current.add(key);
       boolean inNext =
           r != null && r.hold(key, inFlight ? RebuildState.ENTERING : RebuildState.VISIBLE);
-      if (inFlight) {
-        begin(key, ENTER);
-      }
+      long slot = (inFlight ? entering.begin(key) : NO_SLOT) & 0xFFFF_FFFFL;
       if (stored) {
-        return null;
+        return slot;
       }
       if (rebuildable) {
         overflow.merge(
@@ -130,14 +137,23 @@ public final class FilterState<K> {
       } else {
         passThrough.goStale();
       }
-      return "an insert failed: the filter is full (" + current.info() + ")";
+      return slot | INSERT_FAILED;
     } finally {
       shared.unlock();
     }
   }
 
-  /** Begins a leave: the key is still tracked; a rebuild in flight holds a copy for it. */
-  public void beginLeave(K key) {
+  /** What an {@link #enter} with {@link #INSERT_FAILED} ran into, for a log line. */
+  public String insertFailure() {
+    return "an insert failed: the filter is full (" + filter.info() + ")";
+  }
+
+  /**
+   * Begins a leave: the key is still tracked; a rebuild in flight holds a copy for it.
+   *
+   * @return the transition's slot, to pass to its end
+   */
+  public int beginLeave(K key) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
@@ -145,7 +161,7 @@ public final class FilterState<K> {
       if (r != null) {
         r.holdForLeave(key);
       }
-      begin(key, LEAVE);
+      return leaving.begin(key);
     } finally {
       shared.unlock();
     }
@@ -156,12 +172,13 @@ public final class FilterState<K> {
    * cancelled (the key stayed). No filter changes.
    *
    * @param enter whether the transition is an enter's
+   * @param slot what its begin returned
    */
-  public void endTransition(K key, boolean enter) {
+  public void endTransition(K key, boolean enter, int slot) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
-      finish(key, enter ? ENTER : LEAVE);
+      (enter ? entering : leaving).end(key, slot);
       RebuildState<K> r = rebuilding;
       if (r != null) {
         r.becameVisible(key, enter ? RebuildState.ENTERING : RebuildState.LEAVING);
@@ -177,13 +194,14 @@ public final class FilterState<K> {
    *
    * @param inFlight whether a transition of the key was counted (a leave's or an enter's)
    * @param abortedEnter whether this end is an enter's abort
+   * @param slot what the transition's begin returned ({@link #NO_SLOT} if not {@code inFlight})
    */
-  public void end(K key, boolean inFlight, boolean abortedEnter) {
+  public void end(K key, boolean inFlight, boolean abortedEnter, int slot) {
     Lock shared = lock.readLock();
     shared.lock();
     try {
       if (inFlight) {
-        finish(key, abortedEnter ? ENTER : LEAVE);
+        (abortedEnter ? entering : leaving).end(key, slot);
       }
       if (overflow.isEmpty() || !takeOverflow(key)) {
         filter.remove(key);
@@ -215,30 +233,7 @@ public final class FilterState<K> {
 
   /** Transitions begun and not finished (all keys). */
   public long transitionsInFlight() {
-    long n = 0;
-    for (int[] c : inFlight.values()) {
-      n += c[ENTER] + c[LEAVE];
-    }
-    return n;
-  }
-
-  private void begin(K key, int kind) {
-    inFlight.compute(
-        key,
-        (k, c) -> {
-          int[] counts = c == null ? new int[2] : c;
-          counts[kind]++;
-          return counts;
-        });
-  }
-
-  private void finish(K key, int kind) {
-    inFlight.computeIfPresent(
-        key,
-        (k, c) -> {
-          c[kind]--;
-          return c[ENTER] + c[LEAVE] == 0 ? null : c;
-        });
+    return entering.count() + leaving.count();
   }
 
   /**
@@ -277,18 +272,13 @@ public final class FilterState<K> {
           r.hold(e.getKey(), RebuildState.VISIBLE);
         }
       }
-      for (var e : inFlight.entrySet()) {
-        int[] c = e.getValue();
-        for (int i = c[ENTER]; i > 0; i--) {
-          r.hold(e.getKey(), RebuildState.ENTERING);
-        }
-        for (int i = c[LEAVE]; i > 0; i--) {
-          r.hold(e.getKey(), RebuildState.LEAVING);
-        }
-        if (c[LEAVE] > 0) {
-          r.leaveInFlightAtInstall(e.getKey());
-        }
-      }
+      // One copy per transition in flight; under the write lock no begin or end runs.
+      entering.forEach(key -> r.hold(key, RebuildState.ENTERING));
+      leaving.forEach(
+          key -> {
+            r.hold(key, RebuildState.LEAVING);
+            r.leaveInFlightAtInstall(key);
+          });
       rebuilding = r;
       return r;
     } finally {

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Terms. A key's incarnation is tracked from its enter's begin (the fingerprint is added to F1)
  * until its end: the leave's gone(), or the enter's abort(). Between them it passes through
- * transitions that the guard keeps itself (FilterState.inFlight): "entering" from beginEnter to
+ * transitions that the guard keeps itself (FilterState.entering, .leaving): "entering" from beginEnter to
  * visible()/abort(), "leaving" from beginLeave to gone()/cancel(). Outside a transition a tracked
  * incarnation is visible at the source (the adapter's half of the protocol: begin before the key
  * becomes visible or before it is removed, end after). The scan emits every key visible at the

@@ -1,0 +1,232 @@
+package io.github.cuckooguard.caffeine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
+import io.github.cuckooguard.Funnels;
+import io.github.cuckooguard.GuardStats;
+import io.github.cuckooguard.caffeine.internal.GuardedCache;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code getIfPresent} and {@code getAllPresent} ask Caffeine, whose answer is exact, and only a
+ * sample of their misses asks the guard (to feed its observed fpp); the cache's statistics, and a
+ * {@code StatsCounter} of the user's, read as plain Caffeine's.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LookupsAskCaffeineTest {
+
+  private final CaffeineGuard<Long, String> guard =
+      CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).fpp(0.001).seed(3).build();
+  private final Cache<Long, String> cache =
+      guard.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).recordStats());
+
+  /** Counts what Caffeine records, as a user's {@code recordStats(supplier)} would. */
+  private static final class CountingStats implements StatsCounter {
+    final LongAdder hits = new LongAdder();
+    final LongAdder misses = new LongAdder();
+
+    @Override
+    public void recordHits(int count) {
+      hits.add(count);
+    }
+
+    @Override
+    public void recordMisses(int count) {
+      misses.add(count);
+    }
+
+    @Override
+    public void recordLoadSuccess(long loadTime) {}
+
+    @Override
+    public void recordLoadFailure(long loadTime) {}
+
+    @Override
+    public void recordEviction(int weight, RemovalCause cause) {}
+
+    @Override
+    public CacheStats snapshot() {
+      return CacheStats.of(hits.sum(), misses.sum(), 0, 0, 0, 0, 0);
+    }
+  }
+
+  /**
+   * With the guard answering definite misses itself, the user's counter saw about 10 of the 10,000
+   * misses (only the false positives reached Caffeine).
+   */
+  @Test
+  void everyLookupReachesCaffeineAndItsStatsCounter() {
+    CountingStats counter = new CountingStats();
+    CaffeineGuard<Long, String> g =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel()).fpp(0.001).seed(3).build();
+    Cache<Long, String> c =
+        g.wrap(
+            Caffeine.newBuilder()
+                .maximumSize(10_000)
+                .executor(Runnable::run)
+                .recordStats(() -> counter));
+    LongStream.range(0, 1_000).forEach(k -> c.put(k, "v" + k));
+    for (long k = 0; k < 1_000; k++) {
+      assertThat(c.getIfPresent(k)).as("present key %s", k).isEqualTo("v" + k);
+    }
+    for (long k = 1_000_000; k < 1_010_000; k++) {
+      assertThat(c.getIfPresent(k)).as("absent key %s", k).isNull();
+    }
+    assertThat(counter.hits.sum()).isEqualTo(1_000);
+    assertThat(counter.misses.sum()).as("every miss, as Caffeine saw it").isEqualTo(10_000);
+    assertThat(c.stats().missCount()).isEqualTo(10_000);
+  }
+
+  /**
+   * The sample is deterministic on one thread: every FPP_SAMPLE_EVERY-th miss asks the guard, and
+   * the guard counts a false positive exactly for those sampled keys it answers "might contain"
+   * for. Four-bit fingerprints (fpp of several percent) so that the count is not trivially zero.
+   */
+  @Test
+  void aDeterministicSampleOfTheMissesFeedsTheObservedFpp() {
+    CaffeineGuard<Long, String> g =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .fingerprintBits(4)
+            .seed(7)
+            .build();
+    Cache<Long, String> c =
+        g.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
+    LongStream.range(0, 5_000).forEach(k -> c.put(k, "v"));
+    GuardStats before = g.stats();
+    int misses = 1_000 * GuardedCache.FPP_SAMPLE_EVERY;
+    List<Long> sampled = new ArrayList<>();
+    for (int i = 1; i <= misses; i++) {
+      long key = 1_000_000L + i;
+      assertThat(c.getIfPresent(key)).isNull();
+      if (i % GuardedCache.FPP_SAMPLE_EVERY == 0) {
+        sampled.add(key);
+      }
+    }
+    GuardStats after = g.stats();
+    long expectedFalsePositives = sampled.stream().filter(g::mightContain).count();
+
+    assertThat(after.lookups() - before.lookups())
+        .as("guard lookups: one per sampled miss, none for the others")
+        .isEqualTo(misses / GuardedCache.FPP_SAMPLE_EVERY);
+    assertThat(after.falsePositives() - before.falsePositives())
+        .as("false positives: the sampled keys the filter lets through")
+        .isEqualTo(expectedFalsePositives)
+        .isPositive();
+    assertThat(after.definiteMisses() - before.definiteMisses())
+        .isEqualTo(sampled.size() - expectedFalsePositives);
+    long lookups = g.stats().lookups();
+    for (int i = 0; i < 2 * GuardedCache.FPP_SAMPLE_EVERY; i++) {
+      assertThat(c.getIfPresent(1L)).isEqualTo("v");
+    }
+    assertThat(g.stats().lookups()).as("hits are never sampled").isEqualTo(lookups);
+  }
+
+  @Test
+  void getAllPresentAsksCaffeineAndSamplesItsMisses() {
+    LongStream.range(0, 100).forEach(k -> cache.put(k, "v"));
+    CacheStats before = cache.stats();
+    long lookupsBefore = guard.stats().lookups();
+    List<Long> keys = LongStream.range(50, 2_050).boxed().collect(Collectors.toList());
+    Map<Long, String> present = cache.getAllPresent(keys);
+    assertThat(present.keySet())
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(50, 100).boxed().toList());
+    assertThat(cache.stats().hitCount() - before.hitCount()).isEqualTo(50);
+    assertThat(cache.stats().missCount() - before.missCount())
+        .as("one per distinct absent key")
+        .isEqualTo(2_000 - 50);
+    assertThat(guard.stats().lookups() - lookupsBefore)
+        .as("a sample of the 1,950 misses")
+        .isEqualTo(1_950 / GuardedCache.FPP_SAMPLE_EVERY);
+  }
+
+  @Test
+  void mightContainIsExposedForCallersThatRouteAroundTheCache() {
+    cache.put(42L, "here");
+    assertThat(guard.mightContain(42L)).isTrue();
+    assertThat(guard.mightContain(43L)).isFalse();
+    guard.reportFalsePositive(43L);
+    assertThat(guard.stats().falsePositives()).isEqualTo(1);
+  }
+
+  /** Plain puts added load time while loadSuccessCount stayed 0. */
+  @Test
+  void plainWritesRecordNoLoadsAndNoLoadTime() {
+    ConcurrentMap<Long, String> map = cache.asMap();
+    for (long k = 0; k < 1_000; k++) {
+      cache.put(k, "new");
+      cache.put(k, "replaced");
+      map.put(k, "again");
+      map.putIfAbsent(k, "present");
+      map.putIfAbsent(k + 10_000, "absent");
+      map.merge(k + 20_000, "inserted", String::concat);
+      map.replace(k, "r");
+      map.remove(k + 10_000, "absent");
+    }
+    cache.putAll(Map.of(1L, "a", 50_000L, "b"));
+    cache.invalidate(3L);
+    cache.invalidate(999_999L);
+    map.remove(4L);
+    cache.invalidateAll(List.of(5L, 6L));
+    cache.invalidateAll();
+    CacheStats stats = cache.stats();
+    assertThat(stats.loadCount()).isZero();
+    assertThat(stats.totalLoadTime()).as("load time without loads").isZero();
+    assertThat(stats).isEqualTo(CacheStats.empty());
+  }
+
+  @Test
+  void cacheStatisticsMatchPlainCaffeineDespiteTheGuard() {
+    Cache<Long, String> plain =
+        Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run).recordStats().build();
+    Consumer<Cache<Long, String>> workload =
+        c -> {
+          ConcurrentMap<Long, String> map = c.asMap();
+          LongStream.range(0, 100).forEach(k -> c.put(k, "v"));
+          c.putAll(Map.of(200L, "a", 201L, "b"));
+          map.put(1L, "replaced");
+          map.putIfAbsent(2L, "present");
+          map.putIfAbsent(300L, "absent");
+          map.merge(301L, "new", String::concat);
+          map.merge(301L, "more", String::concat);
+          map.remove(3L, "wrong");
+          map.remove(4L, "v");
+          c.invalidate(5L);
+          c.invalidate(999L);
+          c.invalidateAll(List.of(6L, 7L));
+          map.keySet().removeIf(k -> k > 90 && k < 100);
+          c.get(8L, k -> "never");
+          c.get(400L, k -> "loaded");
+          c.getIfPresent(9L);
+          c.getIfPresent(777_777L);
+          c.getAllPresent(List.of(9L, 10L, 777_778L, 777_778L));
+          c.getAll(List.of(10L, 500L), keys -> Map.of(500L, "bulk"));
+          map.compute(11L, (k, v) -> v + "!");
+          c.invalidateAll();
+        };
+    workload.accept(plain);
+    workload.accept(cache);
+    CacheStats expected = plain.stats();
+    CacheStats actual = cache.stats();
+    assertThat(actual.hitCount()).isEqualTo(expected.hitCount());
+    assertThat(actual.missCount()).isEqualTo(expected.missCount());
+    assertThat(actual.loadSuccessCount()).isEqualTo(expected.loadSuccessCount());
+    assertThat(actual.loadFailureCount()).isEqualTo(expected.loadFailureCount());
+    assertThat(actual.evictionCount()).isEqualTo(expected.evictionCount());
+    assertThat(actual.missCount()).as("the workload has misses").isPositive();
+  }
+}
