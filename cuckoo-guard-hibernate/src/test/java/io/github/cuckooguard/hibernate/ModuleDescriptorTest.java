@@ -45,6 +45,9 @@ class ModuleDescriptorTest {
   /** Qualified exports: package to the only modules that may read it. */
   private static final Map<String, Set<String>> QUALIFIED = Map.of();
 
+  /** Opened packages: none, nothing reflects on this module's classes. */
+  private static final Map<String, Set<String>> OPENS = Map.of();
+
   /** The descriptor compiled into target/classes, which the jar packages as it is. */
   private static ModuleDescriptor compiledDescriptor() {
     Path classes = Path.of("target", "classes");
@@ -58,7 +61,9 @@ class ModuleDescriptorTest {
 
     assertThat(descriptor.isAutomatic()).isFalse();
     assertThat(descriptor.isOpen()).isFalse();
-    assertThat(descriptor.opens()).isEmpty();
+    Map<String, Set<String>> opened = new TreeMap<>();
+    descriptor.opens().forEach(opens -> opened.put(opens.source(), opens.targets()));
+    assertThat(opened).isEqualTo(OPENS);
     assertThat(descriptor.packages()).containsAll(API).containsAll(INTERNAL);
     assertThat(descriptor.exports())
         .filteredOn(exports -> !exports.isQualified())
@@ -139,7 +144,7 @@ class ModuleDescriptorTest {
 
     assertThat(module.getLayer()).isSameAs(layer);
     assertThat(API).allMatch(module::isExported);
-    assertThat(INTERNAL).noneMatch(module::isExported);
+    assertThat(INTERNAL).noneMatch(module::isExported).noneMatch(module::isOpen);
   }
 
   /**
