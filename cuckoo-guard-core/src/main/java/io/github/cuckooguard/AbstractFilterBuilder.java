@@ -23,10 +23,10 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   public static final int DEFAULT_BUCKET_SIZE = 4;
 
   /**
-   * Kick-search budget per insert unless set: buckets the breadth-first search may visit. 1000
-   * rather than the customary 500 because a 16 M-key table of 4-slot buckets first failed at
-   * 95.05–95.49 % load with 500 (seeds 1–3), below its 95 % design load, and at 95.8–96.0 % with
-   * 1000; the extra search only runs in nearly full neighbourhoods.
+   * Kick-search budget per insert unless set: buckets the breadth-first search may visit. It is
+   * larger than the customary 500 so that tables of millions of 4-slot buckets still reach their
+   * design load before a first failed insert; the extra search only runs in nearly full
+   * neighbourhoods.
    */
   public static final int DEFAULT_MAX_KICKS = 1000;
 
@@ -57,12 +57,10 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
 
   /**
    * The number of keys the filter is sized for: the table gets enough buckets for that many keys at
-   * a load of {@value Sizing#DESIGN_LOAD} for 4-slot buckets (0.84 for 2, 0.98 for 8), and cuckoo
-   * tables of a few hundred buckets or more reliably fill past that load before their first failed
-   * insert (measured 0.970-0.984 at b = 4 for 1,000 to 1,000,000 keys). Smaller tables fill less
-   * evenly: over 200 seeds and every capacity up to 5,000, a fixed-size filter ({@code
-   * expansion(0)}) failed before holding {@code expectedInsertions} keys in 0.4 % of the runs at b
-   * = 4, all with capacities below 600 (1.8 % below 920 at b = 2; 0.03 % below 190 at b = 8). With
+   * a load of {@value Sizing#DESIGN_LOAD} for 4-slot buckets (0.84 for 2, 0.98 for 8), a load that
+   * cuckoo tables of a few hundred buckets or more fill past before their first failed insert.
+   * Smaller tables fill less evenly: a fixed-size filter ({@code expansion(0)}) for fewer than
+   * about a thousand keys may reject an add before it holds {@code expectedInsertions} keys. With
    * the default expansion such a filter grows instead of rejecting the add. Default {@value
    * #DEFAULT_EXPECTED_INSERTIONS}.
    *
@@ -109,11 +107,9 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
    * 0.01 % at b = 4 and full load.
    *
    * <p>Below 8 bits large tables cannot reach the design load: the alternate bucket depends on the
-   * fingerprint only, so it takes just 2<sup>f</sup> − 1 offsets. Lowest load at the first failed
-   * insert over 5 seeds, 10<sup>6</sup> keys: 0.71 (f = 4), 0.91 (5), 0.93 (6), 0.95 (7), 0.956 (8)
-   * at b = 4; 0.26, 0.62, 0.71, 0.84, 0.86 at b = 2; 0.92, 0.96, 0.97, 0.98, 0.985 at b = 8. With
-   * {@code expansion(0)} such a filter rejects adds before {@link #expectedInsertions}; with the
-   * default expansion it grows a sub-filter instead.
+   * fingerprint only, so it takes just 2<sup>f</sup> − 1 offsets, and the fewer offsets the lower
+   * the load at which the first insert fails. With {@code expansion(0)} such a filter rejects adds
+   * before {@link #expectedInsertions}; with the default expansion it grows a sub-filter instead.
    *
    * @param fingerprintBits in [4, 16]
    */

@@ -1,29 +1,34 @@
 package io.github.cuckooguard.internal;
 
-/**
- * Sizing math, written next to the numbers it produces.
- *
- * <pre>
- * A key that was never added matches a slot with probability 1/(2^f − 1) (fingerprints are
- * uniform on [1, 2^f − 1]) and is compared with the 2·b slots of its two buckets, of which a
- * share α (the load factor) is occupied, so
- *     fpp ≈ 1 − (1 − 1/(2^f − 1))^(2·b·α)  ≤  2·b·α / (2^f − 1).
- * For a target fpp at the design load α this gives f = ⌈log2(2·b·α / fpp)⌉ (Fan et al.,
- * "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014, §5.1, with α made explicit).
- * α is the load a table of that bucket size reaches before its first failed insert with a
- * kick search (measured with 500 nodes; the 1000-node default only raises it), less a margin: b = 2 → 0.84, b = 4 → 0.95, b = 8 → 0.98 (measured here:
- * 0.86–0.87, 0.96–0.97 and 0.99 at 10^6 keys; the paper reports 84 %, 95 %, 98 %).
- * Buckets: n = ⌈expected / (b · α)⌉ rounded up to an even number (the alternate-bucket function
- * needs an even n, nothing more), so the table costs f/α bits per item at the design load, for
- * any expected count, instead of up to 2× that when n is rounded to a power of two.
- * </pre>
- */
+/** Sizing math: the fingerprint width for a target fpp, and the bucket count for a capacity. */
 public final class Sizing {
+
+  /*
+   * Implementation notes
+   *
+   * A key that was never added matches a slot with probability 1/(2^f − 1) (fingerprints are
+   * uniform on [1, 2^f − 1]) and is compared with the 2·b slots of its two buckets, of which a
+   * share α (the load factor) is occupied, so
+   *     fpp ≈ 1 − (1 − 1/(2^f − 1))^(2·b·α)  ≤  2·b·α / (2^f − 1).
+   * For a target fpp at the design load α this gives f = ⌈log2(2·b·α / fpp)⌉ (Fan et al.,
+   * "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014, §5.1, with α made explicit).
+   *
+   * α is the load a table of that bucket size reaches before its first failed insert with a kick
+   * search, less a margin: b = 2 → 0.84, b = 4 → 0.95, b = 8 → 0.98, the loads the paper reports.
+   * The loads measured with this implementation are a little higher (benchmarks/SIZING.md).
+   *
+   * Buckets: n = ⌈expected / (b · α)⌉ rounded up to an even number (the alternate-bucket function
+   * needs an even n, nothing more), so the table costs f/α bits per item at the design load, for
+   * any expected count, instead of up to 2× that when n is rounded to a power of two.
+   */
 
   /** The load factor a table of 4-slot buckets is sized for. */
   public static final double DESIGN_LOAD = 0.95;
 
-  /** The load a table of {@code bucketSize}-slot buckets is sized for (see the class comment). */
+  /**
+   * The load a table of {@code bucketSize}-slot buckets is sized for (see the implementation
+   * notes).
+   */
   public static double designLoad(int bucketSize) {
     return bucketSize <= 2 ? 0.84 : bucketSize == 4 ? DESIGN_LOAD : 0.98;
   }
