@@ -11,10 +11,11 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * The guards of an application context by name: every {@code CuckooGuard} bean, and, when
- * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory}.
- * Read after the context is refreshed (the first call collects them; later calls return the same
- * map). Thread-safe.
+ * The guards of an application context by name: every {@code CuckooGuard} bean; when
+ * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory};
+ * and the guarded caches of every Spring {@code CacheManager} (cuckoo-guard-jcache's caches, the
+ * Caffeine caches the starter guards). Read after the context is refreshed (the first call collects
+ * them; later calls return the same map). Thread-safe.
  */
 public final class GuardCatalog {
 
@@ -33,7 +34,10 @@ public final class GuardCatalog {
     this.beanFactory = beanFactory;
   }
 
-  /** The guards by name, in bean definition order, entity guards last; never null. */
+  /**
+   * The guards by name: guard beans in bean definition order, then entity guards, then cache
+   * guards; never null.
+   */
   public Map<String, GuardView> guards() {
     Map<String, GuardView> found = guards;
     if (found == null) {
@@ -71,6 +75,7 @@ public final class GuardCatalog {
     if (HIBERNATE) {
       EntityGuardViews.collect(beanFactory, found);
     }
+    CacheGuardViews.collect(beanFactory, found);
     return found;
   }
 
@@ -88,7 +93,7 @@ public final class GuardCatalog {
 
     @Override
     public double expectedFpp() {
-      return guard.spec().fpp();
+      return guard.spec().targetFpp();
     }
 
     @Override
