@@ -29,7 +29,7 @@ class StartupTest {
    * Runs {@code app} with {@code properties} as command-line arguments (they beat
    * application.properties).
    */
-  private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
+  static ConfigurableApplicationContext run(Class<?> app, String... properties) {
     String[] args = new String[properties.length];
     for (int i = 0; i < properties.length; i++) {
       args[i] = "--" + properties[i];
