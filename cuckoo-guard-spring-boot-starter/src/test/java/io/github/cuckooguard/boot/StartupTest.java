@@ -159,4 +159,40 @@ class StartupTest {
       assertThat(out.indexOf(marker)).isEqualTo(out.lastIndexOf(marker));
     }
   }
+
+  @Test
+  void cachesMadeOnTheFlyStayPlainAndTheStartSaysSo(CapturedOutput output) {
+    String marker = "CaffeineCacheManager creates caches on the fly";
+    try (ConfigurableApplicationContext context =
+        run(
+            io.github.cuckooguard.boot.cacheapp.CacheApp.class,
+            "spring.config.name=cacheapp",
+            "spring.cache.type=caffeine",
+            "cuckooguard.cache.pages.fpp=0.01")) {
+      org.springframework.cache.CacheManager caches =
+          context.getBean(org.springframework.cache.CacheManager.class);
+      assertThat(caches.getCache("pages").getNativeCache().getClass().getName())
+          .as("a cache with settings is guarded also when the manager makes caches on the fly")
+          .startsWith("io.github.cuckooguard.caffeine");
+      assertThat(caches.getCache("made-on-the-fly").getNativeCache().getClass().getName())
+          .startsWith("com.github.benmanes.caffeine");
+      String out = output.getOut() + output.getErr();
+      assertThat(out).contains(marker).contains("the caches [pages] are guarded");
+      assertThat(out.indexOf(marker)).isEqualTo(out.lastIndexOf(marker));
+    }
+  }
+
+  @Test
+  void fixedCacheNamesLogNoOnTheFlyWarning(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        run(
+            io.github.cuckooguard.boot.cacheapp.CacheApp.class,
+            "spring.config.name=cacheapp",
+            "spring.cache.type=caffeine",
+            "spring.cache.cache-names=pages",
+            "cuckooguard.cache.pages.fpp=0.01")) {
+      assertThat(output.getOut() + output.getErr())
+          .doesNotContain("CaffeineCacheManager creates caches on the fly");
+    }
+  }
 }
