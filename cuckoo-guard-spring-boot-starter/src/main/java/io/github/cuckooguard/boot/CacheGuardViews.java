@@ -1,14 +1,11 @@
 package io.github.cuckooguard.boot;
 
-import io.github.cuckooguard.GuardSpec;
-import io.github.cuckooguard.GuardStats;
 import io.github.cuckooguard.caffeine.CaffeineGuard;
 import io.github.cuckooguard.jcache.GuardedCache;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.cache.Cache;
@@ -36,7 +33,8 @@ final class CacheGuardViews {
 
   static void collect(ListableBeanFactory beanFactory, Map<String, GuardView> into) {
     Map<Object, Boolean> seen = new IdentityHashMap<>();
-    Map<Object, GuardView> caffeine = CAFFEINE ? Caffeine.byNativeCache(beanFactory) : Map.of();
+    Map<Object, CaffeineCacheGuards.Guarded> caffeine =
+        CAFFEINE ? Caffeine.byNativeCache(beanFactory) : Map.of();
     beanFactory
         .getBeansOfType(CacheManager.class, false, false)
         .forEach(
@@ -47,19 +45,15 @@ final class CacheGuardViews {
                 if (nativeCache == null || seen.put(nativeCache, Boolean.TRUE) != null) {
                   continue;
                 }
+                String name = into.containsKey(cacheName) ? beanName + ":" + cacheName : cacheName;
                 Map<String, String> tags = tags(cacheName, beanName);
-                GuardView view = null;
-                if (JCACHE) {
-                  view = JCache.view(nativeCache, tags);
-                }
-                GuardView caffeineGuard = caffeine.get(nativeCache);
-                if (view == null && caffeineGuard != null) {
-                  view = new Named(caffeineGuard, tags);
+                GuardView view = JCACHE ? JCache.view(name, tags, nativeCache) : null;
+                CaffeineCacheGuards.Guarded guarded = caffeine.get(nativeCache);
+                if (view == null && guarded != null) {
+                  view = Caffeine.view(name, tags, guarded);
                 }
                 if (view != null) {
-                  String name =
-                      into.containsKey(cacheName) ? beanName + ":" + cacheName : cacheName;
-                  into.putIfAbsent(name, new Named(view, tags, name));
+                  into.putIfAbsent(name, view);
                 }
               }
             });
@@ -80,83 +74,27 @@ final class CacheGuardViews {
     return Map.copyOf(tags);
   }
 
-  /** A cache guard's view under its catalog name, with its tags. */
-  private record Named(GuardView view, Map<String, String> tags, String name) implements GuardView {
-
-    Named(GuardView view, Map<String, String> tags) {
-      this(view, tags, view.name());
-    }
-
-    @Override
-    public Kind kind() {
-      return Kind.CACHE;
-    }
-
-    @Override
-    public GuardStats stats() {
-      return view.stats();
-    }
-
-    @Override
-    public double expectedFpp() {
-      return view.expectedFpp();
-    }
-
-    @Override
-    public CompletableFuture<Void> rebuild() {
-      return view.rebuild();
-    }
-
-    @Override
-    public void markStale(String reason) {
-      view.markStale(reason);
-    }
-  }
-
   /** cuckoo-guard-jcache's caches; loaded only when it is present. */
   private static final class JCache {
 
     private JCache() {}
 
-    static @Nullable GuardView view(Object nativeCache, Map<String, String> tags) {
-      if (!(nativeCache instanceof GuardedCache<?, ?> guarded)) {
+    /**
+     * The view of a {@code GuardedCache}, or null. Its configured fpp is not readable from the
+     * cache (it can come from system properties too), so no expected fpp is reported.
+     */
+    static @Nullable GuardView view(String name, Map<String, String> tags, Object nativeCache) {
+      if (!(nativeCache instanceof GuardedCache<?, ?> cache)) {
         return null;
       }
-      @SuppressWarnings("unchecked")
-      GuardedCache<Object, Object> cache = (GuardedCache<Object, Object>) guarded;
-      return new JCacheGuard(cache.getName(), cache);
-    }
-  }
-
-  /**
-   * The guard of a JCache cache. Its configured fpp is not readable from the cache (it can come
-   * from system properties too), so no expected fpp is reported.
-   */
-  private record JCacheGuard(String name, GuardedCache<Object, Object> cache) implements GuardView {
-
-    @Override
-    public Kind kind() {
-      return Kind.CACHE;
-    }
-
-    @Override
-    public GuardStats stats() {
-      return cache.stats();
-    }
-
-    @Override
-    public double expectedFpp() {
-      return Double.NaN;
-    }
-
-    @Override
-    public CompletableFuture<Void> rebuild() {
-      return cache.rebuild();
-    }
-
-    @Override
-    public void markStale(String reason) {
-      cache.markStale(reason);
+      return new DelegatingGuardView(
+          name,
+          GuardView.Kind.CACHE,
+          tags,
+          Double.NaN,
+          cache::stats,
+          cache::rebuild,
+          cache::markStale);
     }
   }
 
@@ -165,47 +103,26 @@ final class CacheGuardViews {
 
     private Caffeine() {}
 
-    static Map<Object, GuardView> byNativeCache(ListableBeanFactory beanFactory) {
-      Map<Object, GuardView> views = new IdentityHashMap<>();
+    static Map<Object, CaffeineCacheGuards.Guarded> byNativeCache(ListableBeanFactory beanFactory) {
+      Map<Object, CaffeineCacheGuards.Guarded> byCache = new IdentityHashMap<>();
       for (CaffeineCacheGuards guards :
           beanFactory.getBeansOfType(CaffeineCacheGuards.class, false, false).values()) {
-        guards
-            .guarded()
-            .forEach(
-                (name, g) ->
-                    views.put(g.cache(), new CaffeineCacheGuard(name, g.guard(), g.spec())));
+        guards.guarded().values().forEach(g -> byCache.put(g.cache(), g));
       }
-      return views;
-    }
-  }
-
-  /** The guard of a Caffeine cache the starter built, with the settings it was built with. */
-  private record CaffeineCacheGuard(
-      String name, CaffeineGuard<Object, Object> guard, GuardSpec spec) implements GuardView {
-
-    @Override
-    public Kind kind() {
-      return Kind.CACHE;
+      return byCache;
     }
 
-    @Override
-    public GuardStats stats() {
-      return guard.stats();
-    }
-
-    @Override
-    public double expectedFpp() {
-      return spec.targetFpp();
-    }
-
-    @Override
-    public CompletableFuture<Void> rebuild() {
-      return guard.rebuild();
-    }
-
-    @Override
-    public void markStale(String reason) {
-      guard.markStale(reason);
+    /** The view of a Caffeine cache the starter built, with the settings it was built with. */
+    static GuardView view(String name, Map<String, String> tags, CaffeineCacheGuards.Guarded g) {
+      CaffeineGuard<Object, Object> guard = g.guard();
+      return new DelegatingGuardView(
+          name,
+          GuardView.Kind.CACHE,
+          tags,
+          g.spec().targetFpp(),
+          guard::stats,
+          guard::rebuild,
+          guard::markStale);
     }
   }
 }

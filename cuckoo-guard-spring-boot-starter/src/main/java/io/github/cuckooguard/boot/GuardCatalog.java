@@ -1,11 +1,9 @@
 package io.github.cuckooguard.boot;
 
 import io.github.cuckooguard.CuckooGuard;
-import io.github.cuckooguard.GuardStats;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
@@ -70,8 +68,7 @@ public final class GuardCatalog {
   private Map<String, GuardView> collect() {
     Map<String, GuardView> found = new LinkedHashMap<>();
     Map<String, CuckooGuard> beans = beanFactory.getBeansOfType(CuckooGuard.class, false, false);
-    beans.forEach(
-        (name, guard) -> found.put(name, new BeanGuard(name, (CuckooGuard<Object>) guard)));
+    beans.forEach((name, guard) -> found.put(name, beanGuard(name, (CuckooGuard<Object>) guard)));
     if (HIBERNATE) {
       EntityGuardViews.collect(beanFactory, found);
     }
@@ -79,31 +76,14 @@ public final class GuardCatalog {
     return found;
   }
 
-  private record BeanGuard(String name, CuckooGuard<Object> guard) implements GuardView {
-
-    @Override
-    public Kind kind() {
-      return Kind.BEAN;
-    }
-
-    @Override
-    public GuardStats stats() {
-      return guard.stats();
-    }
-
-    @Override
-    public double expectedFpp() {
-      return guard.spec().targetFpp();
-    }
-
-    @Override
-    public CompletableFuture<Void> rebuild() {
-      return guard.rebuild();
-    }
-
-    @Override
-    public void markStale(String reason) {
-      guard.markStale(reason);
-    }
+  private static GuardView beanGuard(String name, CuckooGuard<Object> guard) {
+    return new DelegatingGuardView(
+        name,
+        GuardView.Kind.BEAN,
+        Map.of(),
+        guard.spec().targetFpp(),
+        guard::stats,
+        guard::rebuild,
+        guard::markStale);
   }
 }
