@@ -21,7 +21,6 @@ import org.springframework.beans.factory.config.ConstructorArgumentValues;
 import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.core.MethodIntrospector;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -115,18 +114,8 @@ public final class GuardAotProcessor implements BeanRegistrationAotProcessor {
   private static @Nullable Class<?> userType(RegisteredBean bean) {
     Class<?> type = bean.getBeanClass();
     if (FactoryBean.class.isAssignableFrom(type)) {
-      RootBeanDefinition definition = bean.getMergedBeanDefinition();
-      Object objectType = definition.getAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE);
       type =
-          objectType instanceof Class<?> c
-              ? c
-              : objectType instanceof ResolvableType r
-                  ? r.resolve()
-                  : bean.getBeanType().as(FactoryBean.class).getGeneric(0).resolve();
-      if (type == null) {
-        // a Spring Data repository records its interface as the bean type's generic
-        type = bean.getBeanType().getGeneric(0).resolve();
-      }
+          GuardBeanRegistrar.factoryObjectType(bean.getMergedBeanDefinition(), bean.getBeanType());
     }
     return type == null ? null : ClassUtils.getUserClass(type);
   }
