@@ -2,7 +2,6 @@ package io.github.cuckooguard.boot;
 
 import io.github.cuckooguard.caffeine.CaffeineGuard;
 import io.github.cuckooguard.jcache.GuardedCachingProvider;
-import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -18,8 +17,8 @@ import org.springframework.core.env.Environment;
  * Binds {@code cuckooguard.cache.<name>.*} from the {@code Environment} to the caches of Boot's
  * cache auto-configuration: passed to a JCache cache manager as its properties (read by
  * cuckoo-guard-jcache's {@code GuardedCachingProvider}), or used to build guarded Caffeine caches
- * in Spring's {@code CaffeineCacheManager}. The settings are checked when the customizer is
- * created, before the cache manager exists.
+ * in Spring's {@code CaffeineCacheManager} ({@link CaffeineCacheGuards}). The settings are checked
+ * when the customizer is created, before the cache manager exists.
  */
 @AutoConfiguration(
     beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
@@ -38,8 +37,7 @@ public class CuckooGuardCacheAutoConfiguration {
 
     @Bean
     JCachePropertiesCustomizer cuckooGuardJCacheProperties(CuckooGuardProperties properties) {
-      CacheGuardSettings settings = new CacheGuardSettings(properties);
-      return settings::addTo;
+      return new CacheGuardSettings(properties)::addTo;
     }
   }
 
@@ -54,40 +52,19 @@ public class CuckooGuardCacheAutoConfiguration {
     }
 
     @Bean
-    CaffeineCustomizer cuckooGuardCaffeineCaches(
+    Customizer cuckooGuardCaffeineCaches(
         CuckooGuardProperties properties, CaffeineCacheGuards guards, Environment environment) {
-      return new CaffeineCustomizer(
-          new CacheGuardSettings(properties),
-          guards,
-          environment.getProperty("spring.cache.caffeine.spec"));
+      return new Customizer(properties, guards, environment);
     }
   }
 
   /** A class, not a lambda, so that Boot can match its generic type to the cache manager. */
-  static final class CaffeineCustomizer
-      implements CacheManagerCustomizer<CaffeineCacheManager>, BeanClassLoaderAware {
-    private final CacheGuardSettings settings;
-    private final CaffeineCacheGuards guards;
-    private final @org.jspecify.annotations.Nullable String spec;
-    private @org.jspecify.annotations.Nullable ClassLoader classLoader;
+  static final class Customizer extends CaffeineCacheRegistrar
+      implements CacheManagerCustomizer<CaffeineCacheManager> {
 
-    CaffeineCustomizer(
-        CacheGuardSettings settings,
-        CaffeineCacheGuards guards,
-        @org.jspecify.annotations.Nullable String spec) {
-      this.settings = settings;
-      this.guards = guards;
-      this.spec = spec;
-    }
-
-    @Override
-    public void setBeanClassLoader(ClassLoader classLoader) {
-      this.classLoader = classLoader;
-    }
-
-    @Override
-    public void customize(CaffeineCacheManager cacheManager) {
-      guards.register(cacheManager, settings, spec, classLoader);
+    Customizer(
+        CuckooGuardProperties properties, CaffeineCacheGuards guards, Environment environment) {
+      super(properties, guards, environment);
     }
   }
 }

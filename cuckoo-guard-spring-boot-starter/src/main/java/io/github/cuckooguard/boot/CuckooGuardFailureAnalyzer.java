@@ -1,19 +1,26 @@
 package io.github.cuckooguard.boot;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.core.Ordered;
 
 /**
  * Turns the configuration errors of Cuckoo Guard's adapters into a description and an action
  * instead of a stack trace: a write path of a guarded repository that the guard does not follow, a
  * key type the guard cannot take, and an unknown or malformed setting ({@code cuckooguard.*},
- * {@code hibernate.cuckoo.*}). An error is recognised as the adapters' when it is thrown by a class
- * of {@code io.github.cuckooguard} (the innermost such cause is reported). Registered in {@code
+ * {@code hibernate.cuckoo.*}; an unknown key under {@code cuckooguard.} with the accepted names).
+ * An error is recognised as the adapters' when it is thrown by a class of {@code
+ * io.github.cuckooguard} (the innermost such cause is reported). Registered in {@code
  * META-INF/spring.factories}.
  */
-public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
+public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer, Ordered {
 
   private static final String PACKAGE = "io.github.cuckooguard.";
 
@@ -21,14 +28,65 @@ public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer {
   private static final Pattern SETTING =
       Pattern.compile("(?<![\\w.])(cuckooguard|hibernate\\.cuckoo)\\.[a-z]");
 
+  /**
+   * Before Boot's analyzers, so that an unknown key under {@code cuckooguard.} is reported with the
+   * accepted names; every other failure is left to them (this analyzer answers only for its own).
+   */
+  @Override
+  public int getOrder() {
+    return Ordered.HIGHEST_PRECEDENCE;
+  }
+
   @Override
   public @Nullable FailureAnalysis analyze(Throwable failure) {
+    FailureAnalysis unknown = unknownKeys(failure);
+    if (unknown != null) {
+      return unknown;
+    }
     Throwable cause = ours(failure);
     if (cause == null || cause.getMessage() == null) {
       return null;
     }
     String message = cause.getMessage();
     return new FailureAnalysis(describe(message), action(cause, message), failure);
+  }
+
+  /**
+   * Unknown keys under {@code cuckooguard.} that Boot's binder left unbound, with what is known.
+   */
+  private static @Nullable FailureAnalysis unknownKeys(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof UnboundConfigurationPropertiesException unbound) {
+        Set<String> names = new TreeSet<>();
+        for (ConfigurationProperty p : unbound.getUnboundProperties()) {
+          String name = p.getName().toString();
+          if (name.startsWith(CuckooGuardProperties.PREFIX + ".")) {
+            names.add(name);
+          }
+        }
+        if (names.isEmpty()) {
+          return null;
+        }
+        StringBuilder description = new StringBuilder("Cuckoo Guard is misconfigured:");
+        for (String name : names) {
+          Map.Entry<String, Set<String>> known = KnownSettings.nearest(name);
+          description
+              .append(" unknown setting ")
+              .append(name)
+              .append("; the settings under ")
+              .append(known.getKey())
+              .append(" are ")
+              .append(known.getValue())
+              .append('.');
+        }
+        return new FailureAnalysis(
+            description.toString(),
+            "Correct the setting named above in application.properties/application.yml, using one"
+                + " of the accepted names.",
+            failure);
+      }
+    }
+    return null;
   }
 
   private static @Nullable Throwable ours(Throwable failure) {

@@ -2,6 +2,7 @@ package io.github.cuckooguard.boot;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -54,6 +55,13 @@ public class CuckooGuardProperties {
   /** Settings of the Micrometer meters. */
   private final Metrics metrics = new Metrics();
 
+  /**
+   * Replication of the Hibernate entity guards over an embedded Hazelcast cluster (needs
+   * cuckoo-guard-hazelcast and Hazelcast on the class path), passed to Hibernate as {@code
+   * hibernate.cuckoo.cluster.*}.
+   */
+  private final Cluster cluster = new Cluster();
+
   /** Whether the starter turns the guards on. */
   public boolean isEnabled() {
     return enabled;
@@ -97,6 +105,81 @@ public class CuckooGuardProperties {
   /** The metrics settings. */
   public Metrics getMetrics() {
     return metrics;
+  }
+
+  /** The cluster settings of the Hibernate entity guards. */
+  public Cluster getCluster() {
+    return cluster;
+  }
+
+  /**
+   * Settings of the replication of the Hibernate entity guards, passed to Hibernate as {@code
+   * hibernate.cuckoo.cluster.*} (see cuckoo-guard-hibernate's {@code CuckooGuardSettings}); nothing
+   * is replicated unless {@link #getInstance() instance} is set. The values are checked when the
+   * {@code EntityManagerFactory} is built; an unknown key under {@code cuckooguard.cluster.} fails
+   * the start with the accepted names.
+   */
+  public static class Cluster {
+
+    /**
+     * Name of the running embedded Hazelcast member to replicate through (its instance name, e.g.
+     * {@code hazelcast.instance-name} in hazelcast.yaml); it must be running before the {@code
+     * EntityManagerFactory} is built. Unset: no replication.
+     */
+    private @Nullable String instance;
+
+    /** Lease of each member in milliseconds, at least 30; unset: the engine's default (300). */
+    private @Nullable Long leaseMillis;
+
+    /**
+     * How long a writer waits for a member's acknowledgement, in milliseconds; unset: lease / 2.
+     */
+    private @Nullable Long ackTimeoutMillis;
+
+    /**
+     * Prefix of the group names, the same on every application instance; unset: {@code hibernate:}.
+     */
+    private @Nullable String groupPrefix;
+
+    /** The member's instance name, or null. */
+    public @Nullable String getInstance() {
+      return instance;
+    }
+
+    /** Sets {@link #getInstance()}. */
+    public void setInstance(@Nullable String instance) {
+      this.instance = instance;
+    }
+
+    /** The lease in milliseconds, or null for the default. */
+    public @Nullable Long getLeaseMillis() {
+      return leaseMillis;
+    }
+
+    /** Sets {@link #getLeaseMillis()}. */
+    public void setLeaseMillis(@Nullable Long leaseMillis) {
+      this.leaseMillis = leaseMillis;
+    }
+
+    /** The acknowledgement timeout in milliseconds, or null for the default. */
+    public @Nullable Long getAckTimeoutMillis() {
+      return ackTimeoutMillis;
+    }
+
+    /** Sets {@link #getAckTimeoutMillis()}. */
+    public void setAckTimeoutMillis(@Nullable Long ackTimeoutMillis) {
+      this.ackTimeoutMillis = ackTimeoutMillis;
+    }
+
+    /** The prefix of the group names, or null for the default. */
+    public @Nullable String getGroupPrefix() {
+      return groupPrefix;
+    }
+
+    /** Sets {@link #getGroupPrefix()}. */
+    public void setGroupPrefix(@Nullable String groupPrefix) {
+      this.groupPrefix = groupPrefix;
+    }
   }
 
   /** Settings of the Micrometer meters. */

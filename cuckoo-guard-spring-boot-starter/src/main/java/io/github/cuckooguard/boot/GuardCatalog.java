@@ -1,20 +1,19 @@
 package io.github.cuckooguard.boot;
 
 import io.github.cuckooguard.CuckooGuard;
-import io.github.cuckooguard.GuardStats;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * The guards of an application context by name: every {@code CuckooGuard} bean, and, when
- * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory}.
- * Read after the context is refreshed (the first call collects them; later calls return the same
- * map). Thread-safe.
+ * The guards of an application context by name: every {@code CuckooGuard} bean; when
+ * cuckoo-guard-hibernate is present, the guarded entities of every {@code EntityManagerFactory};
+ * and the guarded caches of every Spring {@code CacheManager} (cuckoo-guard-jcache's caches, the
+ * Caffeine caches the starter guards). Read after the context is refreshed (the first call collects
+ * them; later calls return the same map). Thread-safe.
  */
 public final class GuardCatalog {
 
@@ -33,7 +32,10 @@ public final class GuardCatalog {
     this.beanFactory = beanFactory;
   }
 
-  /** The guards by name, in bean definition order, entity guards last; never null. */
+  /**
+   * The guards by name: guard beans in bean definition order, then entity guards, then cache
+   * guards; never null.
+   */
   public Map<String, GuardView> guards() {
     Map<String, GuardView> found = guards;
     if (found == null) {
@@ -66,39 +68,22 @@ public final class GuardCatalog {
   private Map<String, GuardView> collect() {
     Map<String, GuardView> found = new LinkedHashMap<>();
     Map<String, CuckooGuard> beans = beanFactory.getBeansOfType(CuckooGuard.class, false, false);
-    beans.forEach(
-        (name, guard) -> found.put(name, new BeanGuard(name, (CuckooGuard<Object>) guard)));
+    beans.forEach((name, guard) -> found.put(name, beanGuard(name, (CuckooGuard<Object>) guard)));
     if (HIBERNATE) {
       EntityGuardViews.collect(beanFactory, found);
     }
+    CacheGuardViews.collect(beanFactory, found);
     return found;
   }
 
-  private record BeanGuard(String name, CuckooGuard<Object> guard) implements GuardView {
-
-    @Override
-    public Kind kind() {
-      return Kind.BEAN;
-    }
-
-    @Override
-    public GuardStats stats() {
-      return guard.stats();
-    }
-
-    @Override
-    public double expectedFpp() {
-      return guard.spec().fpp();
-    }
-
-    @Override
-    public CompletableFuture<Void> rebuild() {
-      return guard.rebuild();
-    }
-
-    @Override
-    public void markStale(String reason) {
-      guard.markStale(reason);
-    }
+  private static GuardView beanGuard(String name, CuckooGuard<Object> guard) {
+    return new DelegatingGuardView(
+        name,
+        GuardView.Kind.BEAN,
+        Map.of(),
+        guard.spec().targetFpp(),
+        guard::stats,
+        guard::rebuild,
+        guard::markStale);
   }
 }

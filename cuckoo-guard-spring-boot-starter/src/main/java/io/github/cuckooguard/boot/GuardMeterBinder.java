@@ -4,6 +4,7 @@ import io.github.cuckooguard.GuardStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -11,14 +12,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The meters of one guard, named like Micrometer's cache metrics ({@code cache.gets{result=…}}):
- * every meter has the tags {@code guard} (the guard's name) and {@code kind} ({@code bean} or
- * {@code entity}).
+ * every meter has the tags {@code guard} (the guard's name) and {@code kind} ({@code bean}, {@code
+ * entity} or {@code cache}), and a cache's guard also {@code cache} and {@code cache.manager}, as
+ * Boot's cache meters of the same cache ({@link GuardView#tags()}).
  *
  * <ul>
  *   <li>{@code cuckooguard.lookups{result=definite-miss|might-contain}}: function counter
  *   <li>{@code cuckooguard.false.positives}: function counter (reported false positives)
  *   <li>{@code cuckooguard.fpp{estimate=observed|expected}}: gauges ({@code expected} only when the
- *       configured fpp is known, i.e. for guard beans)
+ *       configured fpp is known: guard beans, and the Caffeine caches the starter guards)
  *   <li>{@code cuckooguard.load}: gauge, share of slots in use
  *   <li>{@code cuckooguard.size}: gauge, fingerprints held; {@code cuckooguard.size.bytes}: gauge
  *   <li>{@code cuckooguard.rebuilds{result=success|failure}}: function counters of completed and of
@@ -42,7 +44,15 @@ public final class GuardMeterBinder implements MeterBinder {
   public void bindTo(MeterRegistry registry) {
     Tags tags =
         Tags.of(
-            "guard", guard.name(), "kind", guard.kind().name().toLowerCase(java.util.Locale.ROOT));
+                "guard",
+                guard.name(),
+                "kind",
+                guard.kind().name().toLowerCase(java.util.Locale.ROOT))
+            .and(
+                Tags.of(
+                    guard.tags().entrySet().stream()
+                        .map(e -> Tag.of(e.getKey(), e.getValue()))
+                        .toList()));
     GuardView g = guard;
     FunctionCounter.builder("cuckooguard.lookups", g, v -> v.stats().definiteMisses())
         .tags(tags)

@@ -23,7 +23,8 @@ import org.springframework.context.aot.AbstractAotProcessor;
  * Spring AOT processing (what {@code spring-boot:process-aot} and a native build run) of a Boot
  * application with the starter, an entity guard and a guard declared with
  * {@code @CuckooGuarded(name = "books")} succeeds, writes the declared guard as code, and builds no
- * guard: no key scan, no warm-up, no WARN.
+ * guard: no key scan, no warm-up, no WARN; the reflection metadata it writes names the classes the
+ * starter and the guards look up at run time.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -56,6 +57,20 @@ class AotProcessingTest {
         .contains("DeclaredGuardFactoryBean")
         .contains("\"books\"")
         .contains("\"bookKeys\"");
+
+    StringBuilder metadata = new StringBuilder();
+    try (Stream<Path> files = Files.walk(out.resolve("resources"))) {
+      for (Path p : files.filter(f -> f.toString().endsWith(".json")).toList()) {
+        metadata.append(Files.readString(p, StandardCharsets.UTF_8));
+      }
+    }
+    assertThat(metadata)
+        .as("the classes the starter checks for by name are in the reflection metadata")
+        .contains("io.github.cuckooguard.hibernate.HibernateCuckooGuards")
+        .contains("jakarta.persistence.EntityManagerFactory");
+    assertThat(metadata)
+        .as("the pointcut reads the guard annotations of the guarded class")
+        .contains("io.github.cuckooguard.boot.app.BookStore");
 
     String log = output.getOut() + output.getErr();
     assertThat(log)

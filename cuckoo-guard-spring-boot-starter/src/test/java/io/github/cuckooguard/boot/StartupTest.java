@@ -29,7 +29,7 @@ class StartupTest {
    * Runs {@code app} with {@code properties} as command-line arguments (they beat
    * application.properties).
    */
-  private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
+  static ConfigurableApplicationContext run(Class<?> app, String... properties) {
     String[] args = new String[properties.length];
     for (int i = 0; i < properties.length; i++) {
       args[i] = "--" + properties[i];
@@ -157,6 +157,42 @@ class StartupTest {
       String marker = "spring.jpa.open-in-view is on and the context has Cuckoo guards";
       assertThat(out).contains(marker);
       assertThat(out.indexOf(marker)).isEqualTo(out.lastIndexOf(marker));
+    }
+  }
+
+  @Test
+  void cachesMadeOnTheFlyStayPlainAndTheStartSaysSo(CapturedOutput output) {
+    String marker = "CaffeineCacheManager creates caches on the fly";
+    try (ConfigurableApplicationContext context =
+        run(
+            io.github.cuckooguard.boot.cacheapp.CacheApp.class,
+            "spring.config.name=cacheapp",
+            "spring.cache.type=caffeine",
+            "cuckooguard.cache.pages.fpp=0.01")) {
+      org.springframework.cache.CacheManager caches =
+          context.getBean(org.springframework.cache.CacheManager.class);
+      assertThat(caches.getCache("pages").getNativeCache().getClass().getName())
+          .as("a cache with settings is guarded also when the manager makes caches on the fly")
+          .startsWith("io.github.cuckooguard.caffeine");
+      assertThat(caches.getCache("made-on-the-fly").getNativeCache().getClass().getName())
+          .startsWith("com.github.benmanes.caffeine");
+      String out = output.getOut() + output.getErr();
+      assertThat(out).contains(marker).contains("the caches [pages] are guarded");
+      assertThat(out.indexOf(marker)).isEqualTo(out.lastIndexOf(marker));
+    }
+  }
+
+  @Test
+  void fixedCacheNamesLogNoOnTheFlyWarning(CapturedOutput output) {
+    try (ConfigurableApplicationContext context =
+        run(
+            io.github.cuckooguard.boot.cacheapp.CacheApp.class,
+            "spring.config.name=cacheapp",
+            "spring.cache.type=caffeine",
+            "spring.cache.cache-names=pages",
+            "cuckooguard.cache.pages.fpp=0.01")) {
+      assertThat(output.getOut() + output.getErr())
+          .doesNotContain("CaffeineCacheManager creates caches on the fly");
     }
   }
 }

@@ -284,16 +284,24 @@ public final class GuardBeanRegistrar
         type = load(definition.getBeanClassName());
       }
       if (type != null && FactoryBean.class.isAssignableFrom(type)) {
-        Object objectType = definition.getAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE);
-        type =
-            objectType instanceof Class<?> c
-                ? c
-                : objectType instanceof ResolvableType r
-                    ? r.resolve()
-                    : resolvable.as(FactoryBean.class).getGeneric(0).resolve();
+        type = factoryObjectType(definition, resolvable);
       }
     }
     return type;
+  }
+
+  /**
+   * The type a {@code FactoryBean}'s definition makes: its {@link
+   * FactoryBean#OBJECT_TYPE_ATTRIBUTE} (a Spring Data repository's interface), else the factory's
+   * generic type.
+   */
+  static @Nullable Class<?> factoryObjectType(BeanDefinition definition, ResolvableType beanType) {
+    Object objectType = definition.getAttribute(FactoryBean.OBJECT_TYPE_ATTRIBUTE);
+    return objectType instanceof Class<?> c
+        ? c
+        : objectType instanceof ResolvableType r
+            ? r.resolve()
+            : beanType.as(FactoryBean.class).getGeneric(0).resolve();
   }
 
   private @Nullable Class<?> load(String className) {
