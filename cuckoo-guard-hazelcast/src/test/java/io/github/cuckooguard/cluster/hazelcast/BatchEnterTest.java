@@ -37,6 +37,7 @@ class BatchEnterTest {
       long falseNegatives = 0;
       long leasedChecks = 0;
       long sentBefore = a.beginsSent();
+      long endsBefore = a.endMessagesSent();
       for (int n = 0; n < BATCHES; n++) {
         List<PendingEnter<Long>> begun = new ArrayList<>();
         for (int i = 0; i < BATCH; i++) {
@@ -56,6 +57,7 @@ class BatchEnterTest {
         leasedChecks += leased ? BATCH : 0;
       }
       long messages = a.beginsSent() - sentBefore;
+      long endMessages = a.endMessagesSent() - endsBefore;
       System.out.println(
           "batches "
               + BATCHES
@@ -66,9 +68,17 @@ class BatchEnterTest {
               + ", false negatives on B "
               + falseNegatives
               + ", checks while B was leased "
-              + leasedChecks);
+              + leasedChecks
+              + ", end messages "
+              + endMessages
+              + " for "
+              + BATCHES * BATCH
+              + " ends");
       assertThat(falseNegatives).isZero();
       assertThat(messages).as("one message per batch to the one other member").isEqualTo(BATCHES);
+      // the 20 visible() of a batch follow each other within microseconds: all but the first wait
+      // for the first's round trip and go together (bound: fewer than a quarter of the ends)
+      assertThat(endMessages).as("ends sent in batches").isLessThan(BATCHES * BATCH / 4);
       assertThat(leasedChecks)
           .as("B was leased for most checks, so its answers meant something")
           .isGreaterThan(BATCHES * BATCH / 2);
