@@ -8,7 +8,15 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.hibernate.model.Receipt;
 import io.github.cuckooguard.hibernate.model.Shipment;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +26,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.hibernate.FlushMode;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
+import org.hibernate.Transaction;
 import org.hibernate.cfg.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,10 +42,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Two application instances on one database: two session factories on one in-memory H2 database
  * (shared by name), each with its own embedded Hazelcast member (127.0.0.1, TCP-IP join, ports
- * 5970-5977, multicast and auto-detection off), joined by {@code hibernate.cuckoo.cluster.*}
- * settings: A is given its member in the settings map, B finds its member by instance name. Without
- * the cluster, B's find of a row A just committed returns null (its guard never saw the insert);
- * with it, never.
+ * 5970-5977 or from {@code -Dcuckoo.test.hazelcast.port}, multicast and auto-detection off), joined
+ * by {@code hibernate.cuckoo.cluster.*} settings: A is given its member in the settings map, B
+ * finds its member by instance name. Without the cluster, B's find of a row A just committed
+ * returns null (its guard never saw the insert); with it, never.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -45,12 +56,14 @@ class ClusterTest {
 
   private static final long BUDGET_SECONDS = Long.getLong("cuckoo.hibernate.cluster.seconds", 60);
   private static final int ROWS_PER_TRANSACTION = 5;
+  private static final int BASE_PORT = Integer.getInteger("cuckoo.test.hazelcast.port", 5970);
 
   private final String cluster = "cuckoo-hibernate-" + UUID.randomUUID();
   private HazelcastInstance memberA;
   private HazelcastInstance memberB;
   private SessionFactory a;
   private SessionFactory b;
+  private String url = "";
 
   static Config memberConfig(String cluster, String instanceName, int basePort) {
     Config config = new Config().setClusterName(cluster).setInstanceName(instanceName);
@@ -70,15 +83,16 @@ class ClusterTest {
 
   @BeforeAll
   void start() throws Exception {
-    memberA = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-a", 5970));
-    memberB = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-b", 5970));
-    String url = Db.newUrl();
+    memberA = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-a", BASE_PORT));
+    memberB = Hazelcast.newHazelcastInstance(memberConfig(cluster, cluster + "-b", BASE_PORT));
+    url = Db.newUrl();
     Configuration ca =
         Db.configuration(
             url,
             new SqlCounter(),
             Map.of(CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 1_000),
-            Shipment.class);
+            Shipment.class,
+            Receipt.class);
     ca.getProperties().put(CuckooGuardSettings.CLUSTER_INSTANCE, memberA);
     a = ca.buildSessionFactory();
     b =
@@ -92,7 +106,8 @@ class ClusterTest {
                     1_000,
                     "hibernate.hbm2ddl.auto",
                     "none"),
-                Shipment.class)
+                Shipment.class,
+                Receipt.class)
             .buildSessionFactory();
     awaitAnswersAbsent(a);
     awaitAnswersAbsent(b);
@@ -103,8 +118,13 @@ class ClusterTest {
    * complete.
    */
   private static void awaitAnswersAbsent(SessionFactory sf) throws InterruptedException {
+    awaitAnswersAbsent(sf, Shipment.class);
+  }
+
+  private static void awaitAnswersAbsent(SessionFactory sf, Class<?> entity)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (HibernateCuckooGuards.of(sf).mightContain(Shipment.class, -1L)) {
+    while (HibernateCuckooGuards.of(sf).mightContain(entity, -1L)) {
       assertThat(System.nanoTime() - deadline)
           .as("guard leased and complete within 60 s")
           .isNegative();
@@ -210,9 +230,47 @@ class ClusterTest {
               },
               "reader-" + r));
     }
+    // The database as the shadow truth, independent of the hand-off: a row this query returns is
+    // committed, so from then on both instances must answer "might exist" for it. It also sees a
+    // row in the instant after its commit, before the writer's thread has moved on.
+    LongAdder truthChecks = new LongAdder();
+    LongAdder truthMissing = new LongAdder();
+    AtomicReference<Throwable> truthFailure = new AtomicReference<>();
+    Thread truth =
+        new Thread(
+            () -> {
+              long seen = 1_000_000;
+              try (Connection c = DriverManager.getConnection(url, "sa", "");
+                  PreparedStatement q =
+                      c.prepareStatement("select id from Shipment where id > ? order by id")) {
+                while (!writersDone.get()) {
+                  // a window behind the highest id seen: transactions commit out of id order
+                  q.setLong(1, seen - 50);
+                  try (ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                      long id = rs.getLong(1);
+                      for (SessionFactory sf : List.of(a, b)) {
+                        if (!HibernateCuckooGuards.of(sf).mightContain(Shipment.class, id)) {
+                          truthMissing.increment();
+                        }
+                      }
+                      truthChecks.increment();
+                      seen = Math.max(seen, id);
+                    }
+                  }
+                  Thread.sleep(2);
+                }
+              } catch (SQLException | RuntimeException e) {
+                truthFailure.set(e);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "truth");
     long t0 = System.nanoTime();
     writers.forEach(Thread::start);
     readers.forEach(Thread::start);
+    truth.start();
     for (Thread t : writers) {
       t.join();
     }
@@ -220,21 +278,78 @@ class ClusterTest {
     for (Thread t : readers) {
       t.join();
     }
+    truth.join();
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
     System.out.printf(
         "hibernate cluster: %d cross-instance write-then-read pairs in %d ms (%d rows per"
             + " transaction, 4 writers, 4 readers, budget %d s); false negatives %d; absent ids short-circuited"
-            + " %d%n",
+            + " %d; committed rows checked on both instances %d, missing %d%n",
         pairs.sum(),
         millis,
         ROWS_PER_TRANSACTION,
         BUDGET_SECONDS,
         falseNegatives.sum(),
-        shortCircuitedAbsent.sum());
+        shortCircuitedAbsent.sum(),
+        truthChecks.sum(),
+        truthMissing.sum());
+    assertThat(truthFailure.get()).isNull();
     assertThat(falseNegatives.sum()).isZero();
+    assertThat(truthMissing.sum()).as("committed rows either instance reported absent").isZero();
+    assertThat(truthChecks.sum()).as("the truth checker ran").isGreaterThan(pairs.sum() / 2);
     assertThat(pairs.sum()).as("enough pairs to mean something").isGreaterThan(2_000);
     // not vacuous: both instances mostly answered "definitely absent" for absent ids (leased)
     assertThat(shortCircuitedAbsent.sum()).isGreaterThan(pairs.sum() / 2);
+  }
+
+  /**
+   * Identity inserts in a session that never flushes run their statements at persist, outside any
+   * flush: their enters reach the other instance in the transaction's beforeCompletion. Checked in
+   * a synchronization's afterCompletion, which Hibernate runs right after the physical commit and
+   * before the adapter's own after-completion work.
+   */
+  @Test
+  void insertsNoFlushSentAreOnTheOtherInstanceWhenTheCommitReturns() throws Exception {
+    awaitAnswersAbsent(b, Receipt.class);
+    List<Long> ids = new ArrayList<>();
+    AtomicLong missingAtCommit = new AtomicLong(-1);
+    AtomicLong absentAnsweredAtCommit = new AtomicLong(-1);
+    AtomicLong statusAtCommit = new AtomicLong(-1);
+    try (Session s = a.openSession()) {
+      s.setHibernateFlushMode(FlushMode.MANUAL);
+      Transaction tx = s.beginTransaction();
+      for (int i = 0; i < 40; i++) {
+        Receipt r = new Receipt("receipt " + i);
+        s.persist(r);
+        assertThat(r.id).as("identity insert ran at persist").isNotNull();
+        ids.add(r.id);
+      }
+      tx.registerSynchronization(
+          new Synchronization() {
+            @Override
+            public void beforeCompletion() {}
+
+            @Override
+            public void afterCompletion(int status) {
+              statusAtCommit.set(status);
+              HibernateCuckooGuards onB = HibernateCuckooGuards.of(b);
+              missingAtCommit.set(
+                  ids.stream().filter(id -> !onB.mightContain(Receipt.class, id)).count());
+              absentAnsweredAtCommit.set(
+                  ids.stream().filter(id -> !onB.mightContain(Receipt.class, -id)).count());
+            }
+          });
+      tx.commit();
+    }
+    assertThat(statusAtCommit.get()).isEqualTo(Status.STATUS_COMMITTED);
+    assertThat(missingAtCommit.get()).as("committed ids B reported absent").isZero();
+    assertThat(absentAnsweredAtCommit.get())
+        .as("B was answering absent then (not vacuous)")
+        .isGreaterThan(30);
+    try (Session s = b.openSession()) {
+      for (long id : ids) {
+        assertThat(s.find(Receipt.class, id)).isNotNull();
+      }
+    }
   }
 
   @Test

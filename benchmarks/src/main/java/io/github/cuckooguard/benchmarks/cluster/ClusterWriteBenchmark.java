@@ -35,15 +35,20 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Write latency of a guard replicated over three embedded Hazelcast members in the fork's JVM
- * ({@code group=hazelcast-3}: 127.0.0.1, ports 5998-5999 and up, TCP-IP join, multicast and
+ * ({@code group=hazelcast-3}: 127.0.0.1, ports 5998-6001, or from {@code
+ * -Dcuckoo.bench.hazelcast.port} in the fork's JVM arguments, TCP-IP join, multicast and
  * auto-detection off), against the same guard alone ({@code group=none}). Sample-time mode, so JMH
  * prints p50 and p99.
  *
  * <p>{@code enter*}: one enter, {@code beginEnter} (which waits for the other two members'
  * acknowledgements: one round trip each, in parallel) then {@code visible()} (not awaited). Each
  * writes a fresh key; the key stays, so the filter holds every key the fork wrote (sized for 8 M).
- * With 1 and with 4 writer threads. {@code mightContain}: a lookup of a present key, local and
- * lock-free in both cases (the replicated guard reads its lease first).
+ * With 1 and with 4 writer threads. {@code enterBatch*}: {@value #BATCH} enters begun on the local
+ * guard, then replicated together ({@code ReplicatedGuard.replicate}: one message per member for
+ * the batch, as the Hibernate integration sends a flush's inserts), then each {@code visible()};
+ * one operation is the whole batch, so divide by {@value #BATCH} for a key. {@code mightContain}: a
+ * lookup of a present key, local and lock-free in both cases (the replicated guard reads its lease
+ * first).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar ClusterWriteBenchmark}. Figures taken
  * while other builds run are noise: note the load ({@code uptime}) beside them.
@@ -74,7 +79,10 @@ import org.openjdk.jmh.annotations.Warmup;
     })
 public class ClusterWriteBenchmark {
 
-  private static final int BASE_PORT = 5998;
+  private static final int BASE_PORT = Integer.getInteger("cuckoo.bench.hazelcast.port", 5998);
+
+  /** Keys per batch in {@code enterBatch*}: a flush of a few dozen inserts. */
+  static final int BATCH = 20;
 
   @Param({"none", "hazelcast-3"})
   public String group;
@@ -161,6 +169,37 @@ public class ClusterWriteBenchmark {
       enter.visible();
     }
     return key;
+  }
+
+  private long enterBatch() throws InterruptedException {
+    List<PendingEnter<Long>> begun = new ArrayList<>(BATCH);
+    long key = 0;
+    for (int i = 0; i < BATCH; i++) {
+      key = nextKey.incrementAndGet();
+      begun.add(local.beginEnter(key));
+    }
+    if (replicated == null) {
+      for (PendingEnter<Long> enter : begun) {
+        enter.visible();
+      }
+    } else {
+      for (ReplicatedGuard.Enter<Long> enter : replicated.replicate(begun)) {
+        enter.visible();
+      }
+    }
+    return key;
+  }
+
+  @Benchmark
+  @Threads(1)
+  public long enterBatch1Writer() throws InterruptedException {
+    return enterBatch();
+  }
+
+  @Benchmark
+  @Threads(4)
+  public long enterBatch4Writers() throws InterruptedException {
+    return enterBatch();
   }
 
   @Benchmark

@@ -37,6 +37,8 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
     BEGIN_LEAVE,
     END_LEAVE_GONE,
     END_LEAVE_CANCEL,
+    /** Several ends: {@link #ops}[i] ends as {@link #ends}[i] (one of the four END_* kinds). */
+    END_BATCH,
     RENEW,
     JOIN
   }
@@ -56,8 +58,11 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
    */
   final @Nullable Object key;
 
-  /** For BEGIN_ENTERS: the operations of the batch; otherwise null. */
+  /** For BEGIN_ENTERS and END_BATCH: the operations of the batch; otherwise null. */
   final long @Nullable [] ops;
+
+  /** For END_BATCH: how each operation of {@link #ops} ends; otherwise null. */
+  final Kind @Nullable [] ends;
 
   private transient @Nullable HazelcastInstance instance;
 
@@ -69,6 +74,7 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
     this.op = op;
     this.key = key;
     this.ops = null;
+    this.ends = null;
   }
 
   /** A batch of enter begins: {@code ops[i]} enters {@code keys.get(i)}. */
@@ -80,6 +86,22 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
     this.op = 0;
     this.key = new ArrayList<>(keys);
     this.ops = ops.clone();
+    this.ends = null;
+  }
+
+  /** A batch of ends: {@code ops[i]} ends as {@code ends[i]}. */
+  GroupTask(String group, UUID origin, long epoch, long[] ops, Kind[] ends) {
+    if (ops.length != ends.length) {
+      throw new IllegalArgumentException(ops.length + " ops for " + ends.length + " ends");
+    }
+    this.group = group;
+    this.kind = Kind.END_BATCH;
+    this.origin = origin;
+    this.epoch = epoch;
+    this.op = 0;
+    this.key = null;
+    this.ops = ops.clone();
+    this.ends = ends.clone();
   }
 
   @Override

@@ -98,8 +98,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * Leaves: BEGIN_LEAVE is delivered like BEGIN_ENTER (ack or revocation wait), so no removal
    * becomes visible while a member that did not announce it could apply a late gone to a filter
    * rebuilt without the key; a gone whose announcement was not applied is dropped (RemoteWrites).
-   * Ends (visible/abort/gone/cancel) are sent without waiting; they are applied if the epoch
-   * matches, whatever the window, since ending an applied begin is always paired.
+   * Ends (visible/abort/gone/cancel) are sent without waiting, several in one END_BATCH while
+   * an earlier batch is on its way; they are applied if the epoch matches, whatever the window,
+   * since ending an applied begin is always paired.
    */
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
@@ -169,6 +170,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final Object seqLock = new Object();
   private long enterSeq;
   private final ConcurrentHashMap<Long, Long> entersInFlight = new ConcurrentHashMap<>();
+
+  /**
+   * Ends not sent yet, and whether a batch of ends is on its way: while one is, further ends wait
+   * here and go together in the next (one message per member per batch instead of one per end).
+   */
+  private final Object endsLock = new Object();
+
+  private List<QueuedEnd> queuedEnds = new ArrayList<>();
+  private boolean endsSending;
+  private final AtomicLong endMessagesSent = new AtomicLong();
   private final AtomicLong lapses = new AtomicLong();
   private final AtomicLong beginsSent = new AtomicLong();
 
@@ -287,6 +298,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Begin messages (enter or leave) this member sent. */
   long beginsSent() {
     return beginsSent.get();
+  }
+
+  /** End messages (one per member per batch of ends) this member sent. */
+  long endMessagesSent() {
+    return endMessagesSent.get();
   }
 
   /** Remote writes begun on this member and not ended. */
@@ -472,10 +488,82 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
+  private record QueuedEnd(GroupTask.Kind kind, long op, CompletableFuture<Void> sent) {}
+
+  /**
+   * Queues the end of {@code op} and sends it now, or with the next batch if a batch of ends is on
+   * its way (Nagle's rule: the first end goes at once, the ones made meanwhile wait for one round
+   * trip, then go together). Why waiting is safe: engine rule 3 lets ends arrive late; a late
+   * visible keeps the key in flight on the receiver, which its rebuilds keep; a late abort or
+   * cancel keeps a fingerprint (a false positive); a late gone keeps one too, and is still applied
+   * only if its announcement was (RemoteWrites). Ends of one key commute in the receiver's guard,
+   * so their order inside or across batches does not matter. The writer's own JOIN drain does not
+   * wait for them (entersInFlight is cleared at enterEnded).
+   */
   private CompletionStage<Void> deliverEnd(GroupTask.Kind kind, long op) {
     if (closed) {
       return CompletableFuture.completedFuture(null);
     }
+    CompletableFuture<Void> sent = new CompletableFuture<>();
+    boolean send;
+    synchronized (endsLock) {
+      queuedEnds.add(new QueuedEnd(kind, op, sent));
+      send = !endsSending;
+      endsSending = true;
+    }
+    if (send) {
+      sendEnds();
+    }
+    return sent;
+  }
+
+  /** Sends the queued ends, batch after batch, until none is left. */
+  private void sendEnds() {
+    while (true) {
+      List<QueuedEnd> batch;
+      synchronized (endsLock) {
+        batch = queuedEnds;
+        queuedEnds = new ArrayList<>();
+        if (batch.isEmpty() || closed) {
+          endsSending = false; // the next deliverEnd sends
+        }
+      }
+      if (batch.isEmpty()) {
+        return;
+      }
+      if (closed) {
+        batch.forEach(e -> e.sent().complete(null));
+        return;
+      }
+      CompletableFuture<Void> replies;
+      try {
+        replies = sendEndBatch(batch);
+      } catch (RuntimeException e) { // a lost end: a false positive, never a false negative
+        replies = CompletableFuture.completedFuture(null);
+      }
+      if (!replies.isDone()) {
+        replies.whenComplete(
+            (v, t) -> {
+              batch.forEach(e -> e.sent().complete(null));
+              sendEnds();
+            });
+        return;
+      }
+      batch.forEach(e -> e.sent().complete(null));
+    }
+  }
+
+  private CompletableFuture<Void> sendEndBatch(List<QueuedEnd> batch) {
+    long[] ops = new long[batch.size()];
+    GroupTask.Kind[] ends = new GroupTask.Kind[batch.size()];
+    for (int i = 0; i < ops.length; i++) {
+      ops[i] = batch.get(i).op();
+      ends[i] = batch.get(i).kind();
+    }
+    LongFunction<GroupTask> taskAt =
+        ops.length == 1
+            ? ep -> new GroupTask(name, ends[0], self, ep, ops[0], null)
+            : ep -> new GroupTask(name, self, ep, ops, ends);
     Map<UUID, Member> members = otherMembers();
     List<CompletableFuture<Integer>> replies = new ArrayList<>();
     for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
@@ -485,14 +573,15 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         peerEpoch = e.getValue().epoch;
       }
       if (member != null) {
-        replies.add(submitEnd(new GroupTask(name, kind, self, peerEpoch, op, null), member));
+        replies.add(submitEnd(taskAt.apply(peerEpoch), member));
       }
     }
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
-        replies.add(submitEnd(new GroupTask(name, kind, self, ANY_EPOCH, op, null), e.getValue()));
+        replies.add(submitEnd(taskAt.apply(ANY_EPOCH), e.getValue()));
       }
     }
+    endMessagesSent.addAndGet(replies.size());
     return CompletableFuture.allOf(replies.toArray(new CompletableFuture<?>[0]));
   }
 
@@ -586,23 +675,37 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
             remote.leaveBegun(origin, task.op, key);
           }
           return GroupTask.ACK;
+        case END_BATCH:
+          {
+            long[] ops = Objects.requireNonNull(task.ops, "ops");
+            GroupTask.Kind[] ends = Objects.requireNonNull(task.ends, "ends");
+            for (int i = 0; i < ops.length; i++) {
+              applyEnd(origin, ends[i], ops[i]);
+            }
+            return GroupTask.ACK;
+          }
         case END_ENTER_VISIBLE:
-          remote.enterEnded(origin, task.op, true);
-          return GroupTask.ACK;
         case END_ENTER_ABORT:
-          remote.enterEnded(origin, task.op, false);
-          return GroupTask.ACK;
         case END_LEAVE_GONE:
-          remote.leaveEnded(origin, task.op, true);
-          return GroupTask.ACK;
         case END_LEAVE_CANCEL:
-          remote.leaveEnded(origin, task.op, false);
+          applyEnd(origin, task.kind, task.op);
           return GroupTask.ACK;
         default:
           throw new IllegalArgumentException("not a write: " + task);
       }
     } finally {
       receiverLock.readLock().unlock();
+    }
+  }
+
+  /** Applies one end (under the read lock, at the current epoch); whatever its window. */
+  private void applyEnd(String origin, GroupTask.Kind kind, long op) {
+    switch (kind) {
+      case END_ENTER_VISIBLE -> remote.enterEnded(origin, op, true);
+      case END_ENTER_ABORT -> remote.enterEnded(origin, op, false);
+      case END_LEAVE_GONE -> remote.leaveEnded(origin, op, true);
+      case END_LEAVE_CANCEL -> remote.leaveEnded(origin, op, false);
+      default -> throw new IllegalArgumentException("not an end: " + kind);
     }
   }
 

@@ -76,11 +76,13 @@
  *
  * Each enter or leave is one round trip; enters begun locally can be replicated together ({@code
  * ReplicatedGuard.replicate}: one message per member for the batch, applied whole before the
- * acknowledgement), which the Hibernate integration does not use yet (one round trip per insert);
- * there is no peer-dump join (a joiner always rebuilds from its own source); an enter that stays
- * open for longer than lease / 3 delays other members' joins (they retry); ends lost in transit
- * leave a remote key in flight (a false positive, and a few bytes) until the writer's member leaves
- * or the receiver lapses.
+ * acknowledgement), which the Hibernate integration does for the inserts of a flush (and of a
+ * transaction's commit). Ends are sent without waiting, the first at once and those made while a
+ * batch of ends is on its way together in the next (one message per member); there is no peer-dump
+ * join (a joiner always rebuilds from its own source); an enter that stays open for longer than
+ * lease / 3 delays other members' joins (they retry); ends lost in transit leave a remote key in
+ * flight (a false positive, and a few bytes) until the writer's member leaves or the receiver
+ * lapses.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;

@@ -25,7 +25,7 @@ class BatchEnterTest {
   private static final int BATCH = 20;
 
   @Test
-  @Timeout(120)
+  @Timeout(150)
   void aBatchIsOneMessagePerMemberAndEveryKeyOfItIsInFlightEverywhereBeforeVisible()
       throws Exception {
     Set<Long> source = ConcurrentHashMap.newKeySet();
@@ -36,13 +36,25 @@ class BatchEnterTest {
       long key = 0;
       long falseNegatives = 0;
       long leasedChecks = 0;
-      long sentBefore = a.beginsSent();
-      for (int n = 0; n < BATCHES; n++) {
+      long batches = 0;
+      long sentBatches = 0; // batches that went to B in exactly one message
+      long overSent = 0; // batches that took more than one message
+      long endsBefore = a.endMessagesSent();
+      // On a loaded machine B's lease may run out (A then skips B until B has rejoined, and B
+      // passes through): go on until enough batches reached a leased B, within a time bound.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while ((sentBatches < BATCHES || leasedChecks < BATCHES * BATCH / 2)
+          && System.nanoTime() - deadline < 0) {
+        long sentBefore = a.beginsSent();
         List<PendingEnter<Long>> begun = new ArrayList<>();
         for (int i = 0; i < BATCH; i++) {
           begun.add(a.guard().local().beginEnter(++key)); // as each row's statement is written
         }
         List<ReplicatedGuard.Enter<Long>> enters = a.guard().replicate(begun); // before the commit
+        long sent = a.beginsSent() - sentBefore;
+        sentBatches += sent == 1 ? 1 : 0;
+        overSent += sent > 1 ? 1 : 0;
+        batches++;
         for (ReplicatedGuard.Enter<Long> e : enters) {
           source.add(e.key());
         }
@@ -55,25 +67,41 @@ class BatchEnterTest {
         }
         leasedChecks += leased ? BATCH : 0;
       }
-      long messages = a.beginsSent() - sentBefore;
+      long endMessages = a.endMessagesSent() - endsBefore;
       System.out.println(
           "batches "
-              + BATCHES
+              + batches
               + " of "
               + BATCH
-              + ": begin messages "
-              + messages
+              + ": sent in one message "
+              + sentBatches
+              + ", in more than one "
+              + overSent
               + ", false negatives on B "
               + falseNegatives
               + ", checks while B was leased "
-              + leasedChecks);
+              + leasedChecks
+              + ", end messages "
+              + endMessages
+              + " for "
+              + batches * BATCH
+              + " ends");
       assertThat(falseNegatives).isZero();
-      assertThat(messages).as("one message per batch to the one other member").isEqualTo(BATCHES);
+      assertThat(overSent)
+          .as("never more than one message per batch to the one other member")
+          .isZero();
+      assertThat(sentBatches)
+          .as("batches that reached B (not vacuous)")
+          .isGreaterThanOrEqualTo(BATCHES);
+      // the 20 visible() of a batch follow each other within microseconds: all but the first wait
+      // for the first's round trip and go together (bound: fewer than a quarter of the ends)
+      assertThat(endMessages).as("ends sent in batches").isLessThan(batches * BATCH / 4);
       assertThat(leasedChecks)
-          .as("B was leased for most checks, so its answers meant something")
-          .isGreaterThan(BATCHES * BATCH / 2);
+          .as("B was leased for many checks, so its answers meant something")
+          .isGreaterThanOrEqualTo(BATCHES * BATCH / 2);
 
-      // a batch rolled back: removed, paired, on both members
+      // a batch rolled back: removed, paired, on both members (B leased again first)
+      Members.awaitLeased(Duration.ofSeconds(30), a, b);
       long sizeA = a.guard().local().stats().size();
       long sizeB = b.guard().local().stats().size();
       List<PendingEnter<Long>> begun = new ArrayList<>();

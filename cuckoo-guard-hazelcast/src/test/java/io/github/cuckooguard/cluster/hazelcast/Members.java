@@ -33,12 +33,14 @@ final class Members implements AutoCloseable {
   private final String cluster = "cuckoo-guard-cluster-" + UUID.randomUUID();
 
   /**
-   * Ports 5900-5963 belong to this module's tests; each cluster takes one of {@value #BLOCKS}
-   * blocks of {@value #PORTS}.
+   * Ports 5900-5963 (or from {@code -Dcuckoo.test.hazelcast.port} on: a range of 64) belong to this
+   * module's tests; each cluster takes one of {@value #BLOCKS} blocks of {@value #PORTS}.
    */
   static final int PORTS = 8;
 
   static final int BLOCKS = 8;
+
+  private static final int FIRST_PORT = Integer.getInteger("cuckoo.test.hazelcast.port", 5900);
 
   private static final AtomicInteger NEXT_BLOCK =
       new AtomicInteger(ThreadLocalRandom.current().nextInt(BLOCKS));
@@ -51,7 +53,7 @@ final class Members implements AutoCloseable {
    * test is not reused at once).
    */
   static int nextBasePort() {
-    return 5900 + PORTS * Math.floorMod(NEXT_BLOCK.getAndIncrement(), BLOCKS);
+    return FIRST_PORT + PORTS * Math.floorMod(NEXT_BLOCK.getAndIncrement(), BLOCKS);
   }
 
   HazelcastInstance start() {

@@ -85,6 +85,10 @@ public final class CuckooGuardIntegrator implements Integrator {
     events.appendListeners(EventType.POST_INSERT, membership);
     events.appendListeners(EventType.POST_DELETE, membership);
     events.appendListeners(EventType.PRE_UPSERT, membership);
+    if (cluster != null) {
+      // after Hibernate's own flush listener: the flush's inserts go to the cluster in one batch
+      events.appendListeners(EventType.FLUSH, registry.clusterEnters());
+    }
     var load = events.getEventListenerGroup(EventType.LOAD);
     List<LoadEventListener> existing = new ArrayList<>();
     load.fireEventOnEachListener(existing, (listener, list) -> list.add(listener));

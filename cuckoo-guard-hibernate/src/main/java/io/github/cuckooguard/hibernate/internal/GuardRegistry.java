@@ -40,6 +40,7 @@ public final class GuardRegistry implements SessionFactoryObserver {
   private final WarmUpExecutor executor;
   private final SessionReleases sessionReleases = new SessionReleases();
   private final TransactionEnds transactionEnds = new TransactionEnds();
+  private final ClusterEnters clusterEnters = new ClusterEnters();
   private final BulkWrites bulkWrites = new BulkWrites(sessionReleases, transactionEnds);
   private final List<RebuildListener> rebuildListeners;
   private final Object readiness = new Object();
@@ -125,6 +126,11 @@ public final class GuardRegistry implements SessionFactoryObserver {
 
   TransactionEnds transactionEnds() {
     return transactionEnds;
+  }
+
+  /** The inserts of open transactions not sent to the cluster yet (with cluster settings). */
+  ClusterEnters clusterEnters() {
+    return clusterEnters;
   }
 
   SessionReleases sessionReleases() {

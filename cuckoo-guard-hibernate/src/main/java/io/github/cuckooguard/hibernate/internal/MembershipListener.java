@@ -82,7 +82,13 @@ import org.jspecify.annotations.Nullable;
  *       so their completion callbacks may run in any order.
  * </ul>
  *
- * The key source is then a plain {@code select id} scan ({@link TenantGuard}).
+ * With cluster settings the same holds on every other application instance: an insert outside a
+ * transaction is acknowledged by the group before its statement; one in a transaction is begun here
+ * before its statement and acknowledged by the group, batched with the transaction's other inserts,
+ * at the end of its flush or before the commit ({@link ClusterEnters}); a delete's leave is
+ * acknowledged before the commit, as here.
+ *
+ * <p>The key source is then a plain {@code select id} scan ({@link TenantGuard}).
  *
  * <p>Thread safety: stateless apart from the registry and the thread-local identity insert between
  * PRE_INSERT and POST_INSERT of one entity (both run on the inserting thread); safe for concurrent
@@ -133,10 +139,12 @@ final class MembershipListener
       }
       return false;
     }
-    TenantGuard.Ends enter = guard.beginEnter(keyOf(guard, id, session));
+    Object key = keyOf(guard, id, session);
     if (inTransaction) {
+      TenantGuard.Ends enter = guard.beginEnterInTransaction(key, session);
       registry.transactionEnds().after(session, enter.committed(), enter.rolledBack());
     } else {
+      TenantGuard.Ends enter = guard.beginEnter(key);
       // on the application's own connection with auto-commit off (unknown()) it may commit at
       // any time: the key then stays in flight, tracked in every rebuild, for good
       registry.sessionReleases().after(session, enter.committed()::run);
@@ -159,7 +167,8 @@ final class MembershipListener
     }
     TenantGuard guard = guardFor(event.getPersister(), session);
     if (guard != null) {
-      TenantGuard.Ends enter = guard.beginEnter(keyOf(guard, event.getId(), session));
+      TenantGuard.Ends enter =
+          guard.beginEnterInTransaction(keyOf(guard, event.getId(), session), session);
       registry.transactionEnds().after(session, enter.committed(), enter.rolledBack());
     }
   }

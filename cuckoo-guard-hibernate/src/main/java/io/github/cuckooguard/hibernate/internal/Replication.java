@@ -38,7 +38,7 @@ interface Replication extends AutoCloseable {
       throw new IllegalStateException(
           "setting "
               + io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_INSTANCE
-              + " is set, but io.github.cuckooguard:cluster-hazelcast and com.hazelcast:hazelcast are not both on the"
+              + " is set, but io.github.cuckooguard:cuckoo-guard-hazelcast and com.hazelcast:hazelcast are not both on the"
               + " class path; add them, or remove the hibernate.cuckoo.cluster.* settings",
           e);
     }

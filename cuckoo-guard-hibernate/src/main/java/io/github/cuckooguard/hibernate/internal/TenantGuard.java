@@ -8,6 +8,7 @@ import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.hibernate.HibernateException;
+import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,6 +82,19 @@ final class TenantGuard implements KeySource<Object> {
           e);
     }
     return new Ends(enter::visible, enter::abort);
+  }
+
+  /**
+   * Begins the enter of {@code key} for an insert in {@code session}'s transaction: as {@link
+   * #beginEnter}, except that with a cluster the other members receive it together with the
+   * transaction's other inserts, at the end of the flush or before the commit, which is before the
+   * row can be visible to them ({@link ClusterEnters}).
+   */
+  Ends beginEnterInTransaction(Object key, SharedSessionContractImplementor session) {
+    if (replicated == null) {
+      return beginEnter(key);
+    }
+    return entity.registry().clusterEnters().begin(session, replicated, key);
   }
 
   /**
