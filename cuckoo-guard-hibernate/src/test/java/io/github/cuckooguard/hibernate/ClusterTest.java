@@ -90,7 +90,7 @@ class ClusterTest {
         Db.configuration(
             url,
             new SqlCounter(),
-            Map.of(CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 1_000),
+            Map.of(CuckooGuardSettings.CLUSTER_LEASE_MILLIS, 3_000),
             Shipment.class,
             Receipt.class);
     ca.getProperties().put(CuckooGuardSettings.CLUSTER_INSTANCE, memberA);
@@ -103,7 +103,7 @@ class ClusterTest {
                     CuckooGuardSettings.CLUSTER_INSTANCE,
                     cluster + "-b",
                     CuckooGuardSettings.CLUSTER_LEASE_MILLIS,
-                    1_000,
+                    3_000,
                     "hibernate.hbm2ddl.auto",
                     "none"),
                 Shipment.class,

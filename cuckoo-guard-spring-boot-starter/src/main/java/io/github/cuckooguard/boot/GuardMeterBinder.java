@@ -57,7 +57,7 @@ public final class GuardMeterBinder implements MeterBinder {
     FunctionCounter.builder("cuckooguard.lookups", g, v -> v.stats().definiteMisses())
         .tags(tags)
         .tag("result", "definite-miss")
-        .description("Lookups the guard answered with a definite miss (the store was not asked)")
+        .description("Lookups the guard answered with a definite miss")
         .register(registry);
     FunctionCounter.builder(
             "cuckooguard.lookups",
