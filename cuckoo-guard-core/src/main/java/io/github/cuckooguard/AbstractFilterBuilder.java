@@ -30,8 +30,12 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
    */
   public static final int DEFAULT_MAX_KICKS = 1000;
 
-  /** Growth unless set: 1 appends sub-filters of the first one's size when full. */
-  public static final int DEFAULT_EXPANSION = 1;
+  /**
+   * Growth unless set: 2 appends sub-filters each twice the size of the one before, so a filter
+   * grown to 31 times its first table probes 5 sub-filters per lookup instead of 31 (with 1), and
+   * spends its growth fpp budget over few sub-filters (see {@link #expansion}).
+   */
+  public static final int DEFAULT_EXPANSION = 2;
 
   /** Largest accepted {@link #expectedInsertions}. */
   public static final long MAX_EXPECTED_INSERTIONS = 1L << 40;
@@ -160,8 +164,20 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   /**
    * Growth when full (RedisBloom's EXPANSION): 0 keeps the size fixed and a full filter rejects
    * adds; e ≥ 1 appends a sub-filter e times the size of the previous one, up to {@value
-   * FilterCore#MAX_SUB_FILTERS} sub-filters. Each sub-filter adds to the false-positive rate.
-   * Default {@value #DEFAULT_EXPANSION}.
+   * FilterCore#MAX_SUB_FILTERS} sub-filters. Default {@value #DEFAULT_EXPANSION}.
+   *
+   * <p>The false-positive rate stays bounded however far the filter grows: sub-filter t ≥ 1 stores
+   * fingerprints g + t − 1 bits wide (at most 32), g chosen so that all the sub-filters growth can
+   * add stay within what the full first sub-filter leaves of the target fpp (at least 1/64 of it):
+   * for {@code fpp(0.001)} the first has 13 bits and the added ones 20, 21, 22, …; for {@code
+   * fpp(0.01)} 10 and then 13, 14, …. A grown filter thus stays within the target fpp whenever its
+   * first sub-filter does when completely full (as at 0.001 and 0.01); where that full first
+   * sub-filter alone is slightly above the target (by at most 1/0.95, for targets just above what a
+   * width reaches, or with {@link #fingerprintBits} set) growth adds at most 1/64 of the target. It
+   * pays for this in space: the added sub-filters take g + t − 1 bits per slot instead of the first
+   * one's width. Each sub-filter is probed on every lookup of an absent key, so fewer, larger
+   * sub-filters (a larger expansion) are also faster; a {@link CuckooGuard} rebuilds a grown filter
+   * at the right size instead.
    *
    * @param expansion in [0, 32768]
    */
@@ -214,8 +230,10 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
   FilterCore buildCore() {
     int b = bucketSize < 0 ? DEFAULT_BUCKET_SIZE : bucketSize;
     int f = fingerprintBits;
+    // The fpp growth keeps the filter within: the target, or what the set width gives.
+    double target = f < 0 ? (fpp < 0 ? DEFAULT_FPP : fpp) : Sizing.fppAtDesignLoad(f, b);
     if (f < 0) {
-      double p = fpp < 0 ? DEFAULT_FPP : fpp;
+      double p = target;
       f = Sizing.fingerprintBits(p, b);
       if (f < 0) {
         throw new IllegalArgumentException(
@@ -277,6 +295,7 @@ public abstract class AbstractFilterBuilder<B extends AbstractFilterBuilder<B>> 
         (int) Sizing.buckets(expected, b),
         maxKicks < 0 ? DEFAULT_MAX_KICKS : maxKicks,
         expansion < 0 ? DEFAULT_EXPANSION : expansion,
+        Sizing.growthBits(target, f, b),
         s,
         bound);
   }

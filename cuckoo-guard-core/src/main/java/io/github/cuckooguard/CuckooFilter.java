@@ -161,8 +161,13 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   public void mightContainAll(List<? extends T> keys, boolean[] out) {
     int length = keys.size();
     Objects.checkFromIndexSize(0, length, out.length);
-    int i = 0;
-    for (; i + 4 <= length; i += 4) {
+    lookUp(keys, 0, length, out);
+  }
+
+  /** {@link #mightContain} of {@code keys[from .. to)} into {@code out[from .. to)}; unchecked. */
+  void lookUp(List<? extends T> keys, int from, int to, boolean[] out) {
+    int i = from;
+    for (; i + 4 <= to; i += 4) {
       int found =
           core.contains4(
               hash(keys.get(i)),
@@ -171,7 +176,7 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
               hash(keys.get(i + 3)));
       unpack(found, out, i);
     }
-    for (; i < length; i++) {
+    for (; i < to; i++) {
       out[i] = core.contains(hash(keys.get(i)));
     }
   }
@@ -186,7 +191,13 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
   public void mightContainAll(T[] keys, boolean[] out) {
     int length = keys.length;
     Objects.checkFromIndexSize(0, length, out.length);
-    int i = 0;
+    lookUp(keys, 0, length, out);
+  }
+
+  /** {@link #mightContain} of {@code keys[from .. to)} into {@code out[from .. to)}; unchecked. */
+  void lookUp(T[] keys, int from, int to, boolean[] out) {
+    int length = to;
+    int i = from;
     for (; i + 4 <= length; i += 4) {
       int found =
           core.contains4(hash(keys[i]), hash(keys[i + 1]), hash(keys[i + 2]), hash(keys[i + 3]));

@@ -221,6 +221,96 @@ public final class CuckooGuard<K> {
     return false;
   }
 
+  /** Keys a batch lookup answers per read of the pass-through switch and the current filter. */
+  static final int BATCH_CHUNK = 256;
+
+  /**
+   * {@link #mightContain} of every element of {@code keys}, written to {@code out[i]}: false only
+   * for keys definitely not in the tracked set, true for every key while pass-through is on.
+   * Allocates nothing for the ready funnels of {@link Funnels} (nor for custom ones whose keys fit
+   * 4 KiB); looks keys up in groups of four validated together, as {@link
+   * CuckooFilter#mightContainAll(List, boolean[])}. Counts each key as a lookup, and each false as
+   * a definite miss, as {@link #mightContain} does. Lock-free.
+   *
+   * <p>Each answer is one that {@link #mightContain} could have given for its key during this call:
+   * the pass-through switch and then the current filter (the order a single lookup reads them in)
+   * are read again for every {@value #BATCH_CHUNK} keys, so a batch never answers from a filter
+   * that was replaced before that group began, nor from the filter while pass-through was already
+   * on when the group began.
+   *
+   * @throws NullPointerException if {@code keys} or any key is null (answers before the null one
+   *     may have been written)
+   * @throws IndexOutOfBoundsException if {@code out} is shorter than {@code keys}
+   */
+  public void mightContainAll(List<? extends K> keys, boolean[] out) {
+    int length = keys.size();
+    Objects.checkFromIndexSize(0, length, out.length);
+    long misses = 0;
+    boolean passedThrough = false;
+    for (int from = 0; from < length; from += BATCH_CHUNK) {
+      int to = Math.min(length, from + BATCH_CHUNK);
+      if (state.isPassThrough()) {
+        passedThrough = true;
+        for (int i = from; i < to; i++) {
+          Objects.requireNonNull(keys.get(i), "key");
+          out[i] = true;
+        }
+        continue;
+      }
+      state.current().lookUp(keys, from, to, out);
+      misses += falses(out, from, to);
+    }
+    counted(length, misses, passedThrough);
+  }
+
+  /**
+   * {@link #mightContain} of every element of {@code keys}, written to {@code out[i]}; as {@link
+   * #mightContainAll(List, boolean[])}.
+   *
+   * @throws NullPointerException if {@code keys} or any key is null (answers before the null one
+   *     may have been written)
+   * @throws IndexOutOfBoundsException if {@code out} is shorter than {@code keys}
+   */
+  public void mightContainAll(K[] keys, boolean[] out) {
+    int length = keys.length;
+    Objects.checkFromIndexSize(0, length, out.length);
+    long misses = 0;
+    boolean passedThrough = false;
+    for (int from = 0; from < length; from += BATCH_CHUNK) {
+      int to = Math.min(length, from + BATCH_CHUNK);
+      if (state.isPassThrough()) {
+        passedThrough = true;
+        for (int i = from; i < to; i++) {
+          Objects.requireNonNull(keys[i], "key");
+          out[i] = true;
+        }
+        continue;
+      }
+      state.current().lookUp(keys, from, to, out);
+      misses += falses(out, from, to);
+    }
+    counted(length, misses, passedThrough);
+  }
+
+  private static int falses(boolean[] out, int from, int to) {
+    int n = 0;
+    for (int i = from; i < to; i++) {
+      n += out[i] ? 0 : 1;
+    }
+    return n;
+  }
+
+  /** The statistics and the back-off retry of {@link #mightContain}, for a batch. */
+  private void counted(int keys, long misses, boolean passedThrough) {
+    lookups.add(keys);
+    if (misses > 0) {
+      definiteMisses.add(misses);
+    }
+    if (passedThrough && scheduler != null && scheduler.isBackingOff() && state.isPassThrough()) {
+      scheduler.requestIfIdle("retry after a failed rebuild");
+    }
+  }
+
   /**
    * Reports that {@code key} answered "might contain" but turned out absent at the source; feeds
    * {@link GuardStats#observedFpp()} and the drift trigger. Ignored while pass-through is on, since

@@ -15,7 +15,8 @@ package io.github.cuckooguard;
  *     rate")
  * @param maxKicks kick-search budget per insert (CF.INFO "Max iterations")
  * @param loadFactor {@code itemsInserted / (buckets × bucketSize)}
- * @param fingerprintBits bits per fingerprint
+ * @param fingerprintBits bits per fingerprint of the first sub-filter (those growth adds are wider:
+ *     see {@link AbstractFilterBuilder#expansion})
  * @param expectedFpp the false-positive probability the current fill predicts
  */
 public record FilterInfo(

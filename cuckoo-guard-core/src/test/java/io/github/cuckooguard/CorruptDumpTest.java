@@ -216,7 +216,7 @@ class CorruptDumpTest {
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(old)))
         .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("unsupported format version " + version)
-        .hasMessageContaining("reads version 3 only")
+        .hasMessageContaining("reads versions 3 to 4")
         .hasMessageContaining("versions 1 and 2");
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     assertThatThrownBy(
@@ -439,7 +439,7 @@ class CorruptDumpTest {
   @ParameterizedTest(name = "{0} = {2}")
   @CsvSource({
     "magic, 4, 0x12345678, not a cuckoo filter dump",
-    "version, 1, 4, unsupported format version 4",
+    "version, 1, 5, unsupported format version 5",
     "scheme, 1, 0x41, hash scheme 'Axh3-64'",
     "fingerprintBits, 1, 3, fingerprint bits 3",
     "fingerprintBits, 1, 17, fingerprint bits 17",
@@ -454,7 +454,9 @@ class CorruptDumpTest {
     "deletes, 8, -1, deleted count -1",
     "writes, 8, -1, write count -1",
     "subFilterCount, 2, 0, sub-filter count 0",
-    "subFilterCount, 2, 33, sub-filter count 33"
+    "subFilterCount, 2, 33, sub-filter count 33",
+    "growthBits, 1, 10, growth fingerprint bits 10",
+    "growthBits, 1, 33, growth fingerprint bits 33"
   })
   void headerFieldsOutOfRangeAreRejectedEvenWithValidChecksums(
       String field, int width, String value, String message) {
@@ -493,10 +495,45 @@ class CorruptDumpTest {
   }
 
   @Test
+  void subFilterWidthsThatShrinkOrDisagreeWithTheHeaderAreRejectedEvenWithValidChecksums() {
+    DumpBytes first = new DumpBytes(stream);
+    first.set(first.tableBitsAt(0), 1, 11);
+    assertThatThrownBy(first::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("sub-filter 0 has 11-bit fingerprints, the header says 10");
+
+    // A newer sub-filter narrower than an older one would break removes across sub-filters.
+    DumpBytes narrower = new DumpBytes(stream);
+    int bits1 = stream[narrower.tableBitsAt(1)];
+    narrower.set(narrower.tableBitsAt(2), 1, bits1 - 1);
+    assertThatThrownBy(narrower::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("sub-filter 2 has " + (bits1 - 1) + "-bit fingerprints");
+
+    DumpBytes tooWide = new DumpBytes(stream);
+    tooWide.set(tooWide.tableBitsAt(2), 1, 33);
+    assertThatThrownBy(tooWide::read)
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("sub-filter 2 has 33-bit fingerprints");
+  }
+
+  @Test
+  void dumpsOfANewerFormatVersionAreRefusedNamingIt() {
+    byte[] newer = new DumpBytes(stream).set(new DumpBytes(stream).at("version"), 1, 5).bytes();
+    assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(newer)))
+        .isInstanceOf(CorruptDumpException.class)
+        .hasMessageContaining("unsupported format version 5")
+        .hasMessageContaining("written by a newer build");
+  }
+
+  @Test
   void bitsSetPastTheLastBucketAreRejectedEvenWithValidChecksums() {
     // The last word of each sub-filter is the spare word, always zero in a real dump.
     DumpBytes dump = new DumpBytes(stream);
-    int wordsPerSubFilter = dump.words() / 3;
+    // Sub-filter 0: n buckets of b slots of f bits, then the spare word (later ones are wider).
+    FilterInfo info = original.info();
+    long bits = info.buckets() / 3 * info.bucketSize() * info.fingerprintBits();
+    int wordsPerSubFilter = (int) ((bits + 63) / 64 + 1);
     assertThat(dump.word(wordsPerSubFilter - 1)).isZero();
     dump.setWord(wordsPerSubFilter - 1, 1L << 40);
     assertThatThrownBy(dump::read)

@@ -29,7 +29,7 @@ final class DumpBytes {
     int funnelLength = ByteBuffer.wrap(bytes, funnelAt, 2).getShort() & 0xFFFF;
     this.seedAt = funnelAt + 2 + funnelLength;
     this.subFilters = ByteBuffer.wrap(bytes, at("subFilterCount"), 2).getShort();
-    this.headerCrcAt = at("subFilterCount") + 2 + subFilters * 12;
+    this.headerCrcAt = at("subFilterCount") + 2 + subFilters * 13;
   }
 
   /** Offset of a header field by its name in the documented layout. */
@@ -50,14 +50,23 @@ final class DumpBytes {
       case "writes" -> seedAt + 38;
       case "dumpId" -> seedAt + 46;
       case "digest" -> seedAt + 54;
-      case "subFilterCount" -> seedAt + 62;
+      case "growthBits" -> seedAt + 62;
+      case "subFilterCount" -> seedAt + 63;
       default -> throw new IllegalArgumentException(field);
     };
   }
 
-  /** Offset of sub-filter {@code i}'s segment count (its item count follows, 8 bytes). */
+  /**
+   * Offset of sub-filter {@code i}'s segment count (its item count follows, 8 bytes, then its
+   * fingerprint bits, 1 byte).
+   */
   int segmentsAt(int i) {
-    return at("subFilterCount") + 2 + 12 * i;
+    return at("subFilterCount") + 2 + 13 * i;
+  }
+
+  /** Offset of sub-filter {@code i}'s fingerprint bits. */
+  int tableBitsAt(int i) {
+    return segmentsAt(i) + 12;
   }
 
   long longAt(String field) {

@@ -231,7 +231,7 @@ class FilterBuilderTest {
     FilterInfo info = builder().build().info();
     assertThat(info.bucketSize()).isEqualTo(AbstractFilterBuilder.DEFAULT_BUCKET_SIZE).isEqualTo(4);
     assertThat(info.maxKicks()).isEqualTo(AbstractFilterBuilder.DEFAULT_MAX_KICKS).isEqualTo(1000);
-    assertThat(info.expansion()).isEqualTo(AbstractFilterBuilder.DEFAULT_EXPANSION).isEqualTo(1);
+    assertThat(info.expansion()).isEqualTo(AbstractFilterBuilder.DEFAULT_EXPANSION).isEqualTo(2);
     assertThat(info.fingerprintBits()).as("fpp 0.01").isEqualTo(10);
     assertThat(info.buckets()).as("1024 keys at 0.95 load, rounded up to even").isEqualTo(270);
   }

@@ -205,7 +205,7 @@ final class Adapters {
       return filter.sizeInBytes() * 8;
     }
 
-    /** Sub-filters appear when an add found no place within the kick budget (expansion 1). */
+    /** Sub-filters appear when an add found no place within the kick budget (expansion 2). */
     @Override
     public String notes() {
       int tables = filter.info().subFilters();

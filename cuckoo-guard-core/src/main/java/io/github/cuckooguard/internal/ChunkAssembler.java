@@ -114,14 +114,7 @@ public final class ChunkAssembler {
     DumpFormat.checkDigest(header, DumpFormat.digest(words));
     Table[] tables = new Table[words.length];
     for (int i = 0; i < tables.length; i++) {
-      tables[i] =
-          new Table(
-              header.fingerprintBits(),
-              header.bucketSize(),
-              header.localBuckets(),
-              header.segments()[i],
-              header.maxKicks(),
-              words[i]);
+      tables[i] = header.table(i, words[i]);
     }
     return DumpFormat.assemble(header, tables);
   }

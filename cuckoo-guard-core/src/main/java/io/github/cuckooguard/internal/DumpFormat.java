@@ -18,11 +18,11 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Header (also the first chunk of a scan dump)
  *   int    magic 0x434B4746 ("CKGF")
- *   byte   format version (3)
+ *   byte   format version (4; version 3 is read too, see below)
  *   byte   length, then UTF-8 bytes: hash scheme ("xxh3-64")
  *   short  length, then UTF-8 bytes: funnel id (see Funnel.id(); at most 255 bytes)
  *   long   seed
- *   byte   fingerprint bits f (4..16)
+ *   byte   fingerprint bits f of the first sub-filter (4..16)
  *   byte   bucket size b (2, 4 or 8)
  *   int    max kicks
  *   int    expansion
@@ -32,8 +32,12 @@ import org.jspecify.annotations.Nullable;
  *   long   writes: successful adds, removes and growths of the filter so far
  *   long   dump id: random, one per dumped state (DumpIdentity)
  *   long   body digest: XXH3-64 (seed 0) of all body words, each as 8 little-endian bytes
+ *   byte   growth bits g (f+1..32): the width of the first sub-filter growth adds; sub-filter
+ *          t &gt;= 1 that this filter appends gets min(32, g + t − 1) bits (Sizing.growthBits)
  *   short  sub-filter count t (1..32)
- *   t ×    (int segments, long items)         segments of sub-filter i must be expansion^i
+ *   t ×    (int segments, long items, byte fingerprint bits)
+ *          segments of sub-filter i must be expansion^i; bits of sub-filter 0 must be f, and no
+ *          sub-filter's may be fewer than an older one's (at most 32)
  *   int    CRC32C of all header bytes before it
  *
  * Stream body (writeTo): the words of each sub-filter in order (as many as the header implies),
@@ -52,7 +56,10 @@ import org.jspecify.annotations.Nullable;
  * bucket into an already-dumped one would be lost (a false negative). The digest binds the body to
  * the header as a whole: a header spliced onto the body of another dump (a torn overwrite) is
  * refused even where every per-sub-filter count agrees. Versions 1 and 2 (before the dump id and
- * digest) are refused with a message saying so.
+ * digest) are refused with a message saying so. Version 3 (no growth bits, no per-sub-filter bits:
+ * every sub-filter has f-bit fingerprints) is read as such; the sub-filters a filter read from it
+ * appends get the widths this build gives a filter of f-bit fingerprints. A newer version is
+ * refused by name.
  *
  * <p>No false negative through a dump: a dump is taken under the writer lock (the stream form in
  * one piece; each chunk on its own, all tied to one state by the id), so its body is one state of
@@ -66,7 +73,7 @@ import org.jspecify.annotations.Nullable;
 public final class DumpFormat {
 
   public static final int MAGIC = 0x434B4746;
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
   public static final String HASH_SCHEME = "xxh3-64";
 
   /** Longest funnel id a dump holds, in UTF-8 bytes. */
@@ -167,6 +174,7 @@ public final class DumpFormat {
         h.localBuckets(),
         h.maxKicks(),
         h.expansion(),
+        h.growthBits(),
         h.seed(),
         tables,
         items,

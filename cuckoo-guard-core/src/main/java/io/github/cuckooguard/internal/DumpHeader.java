@@ -28,14 +28,37 @@ record DumpHeader(
     long writes,
     long dumpId,
     long bodyDigest,
+    int growthBits,
     int[] segments,
-    long[] tableItems) {
+    long[] tableItems,
+    int[] tableBits) {
 
-  /** Bytes of the fixed part after the funnel id, up to and including the sub-filter count. */
-  private static final int FIXED_TAIL = 8 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 2;
+  /**
+   * Bytes of the fixed part after the funnel id, up to and including the sub-filter count, in
+   * version 4 (version 3 lacks the growth-bits byte).
+   */
+  private static final int FIXED_TAIL = 8 + 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 8 + 8 + 1 + 2;
+
+  /** The oldest version this build reads: 3, whose sub-filters all have the first one's width. */
+  static final int OLDEST_READABLE = 3;
+
+  private static int fixedTail(int version) {
+    return version >= 4 ? FIXED_TAIL : FIXED_TAIL - 1;
+  }
+
+  /** Bytes per sub-filter record: segments, items and (version 4) fingerprint bits. */
+  private static int tableRecord(int version) {
+    return version >= 4 ? 13 : 12;
+  }
 
   long words(int table) {
-    return Table.wordCount(fingerprintBits, bucketSize, localBuckets, segments[table]);
+    return Table.wordCount(tableBits[table], bucketSize, localBuckets, segments[table]);
+  }
+
+  /** An empty table {@code i} of this header's shape around {@code words}. */
+  Table table(int i, long[] words) {
+    return new Table(
+        tableBits[i], bucketSize, localBuckets, segments[i], maxKicks, words, fingerprintBits);
   }
 
   long totalWords() {
@@ -52,7 +75,7 @@ record DumpHeader(
     byte[] funnel = DumpFormat.funnelIdBytes(funnelId);
     ByteBuffer buf =
         ByteBuffer.allocate(
-            4 + 1 + 1 + scheme.length + 2 + funnel.length + FIXED_TAIL + tables.length * 12 + 4);
+            4 + 1 + 1 + scheme.length + 2 + funnel.length + FIXED_TAIL + tables.length * 13 + 4);
     buf.putInt(DumpFormat.MAGIC).put((byte) DumpFormat.VERSION);
     buf.put((byte) scheme.length).put(scheme);
     buf.putShort((short) funnel.length).put(funnel);
@@ -60,9 +83,10 @@ record DumpHeader(
     buf.putInt(core.maxKicks).putInt(core.expansion).putInt(core.localBuckets);
     buf.putLong(core.itemsRaw()).putLong(core.deletes()).putLong(core.writesRaw());
     buf.putLong(identity.id()).putLong(identity.digest());
+    buf.put((byte) core.growthBits());
     buf.putShort((short) tables.length);
     for (Table t : tables) {
-      buf.putInt(t.segments).putLong(t.items);
+      buf.putInt(t.segments).putLong(t.items).put((byte) t.fingerprintBits);
     }
     buf.putInt(crc(buf.array(), 0, buf.position()));
     return buf.array();
@@ -76,12 +100,12 @@ record DumpHeader(
   static byte[] read(DataInputStream in) throws IOException {
     byte[] fixed = new byte[6];
     in.readFully(fixed);
-    checkMagicAndVersion(ByteBuffer.wrap(fixed));
+    int version = checkMagicAndVersion(ByteBuffer.wrap(fixed));
     int schemeLen = fixed[5] & 0xFF;
     byte[] scheme = new byte[schemeLen + 2];
     in.readFully(scheme);
     int funnelLen = ((scheme[schemeLen] & 0xFF) << 8) | (scheme[schemeLen + 1] & 0xFF);
-    byte[] rest1 = new byte[funnelLen + FIXED_TAIL];
+    byte[] rest1 = new byte[funnelLen + fixedTail(version)];
     in.readFully(rest1);
     int count = ((rest1[rest1.length - 2] & 0xFF) << 8) | (rest1[rest1.length - 1] & 0xFF);
     check(
@@ -89,14 +113,15 @@ record DumpHeader(
         "sub-filter count %s outside [1, %s]",
         count,
         FilterCore.MAX_SUB_FILTERS);
-    byte[] rest2 = new byte[count * 12 + 4];
+    byte[] rest2 = new byte[count * tableRecord(version) + 4];
     in.readFully(rest2);
     ByteBuffer all = ByteBuffer.allocate(6 + scheme.length + rest1.length + rest2.length);
     all.put(fixed).put(scheme).put(rest1).put(rest2);
     return all.array();
   }
 
-  private static void checkMagicAndVersion(ByteBuffer buf) throws CorruptDumpException {
+  /** Checks magic and version; returns the version. */
+  private static int checkMagicAndVersion(ByteBuffer buf) throws CorruptDumpException {
     int magic = buf.getInt();
     check(
         magic == DumpFormat.MAGIC,
@@ -105,21 +130,25 @@ record DumpHeader(
         DumpFormat.MAGIC);
     int version = buf.get();
     check(
-        version == DumpFormat.VERSION,
-        "unsupported format version %s: this build reads version %s only%s",
+        version >= OLDEST_READABLE && version <= DumpFormat.VERSION,
+        "unsupported format version %s: this build reads versions %s to %s%s",
         version,
+        OLDEST_READABLE,
         DumpFormat.VERSION,
-        version >= 1 && version < DumpFormat.VERSION
+        version >= 1 && version < OLDEST_READABLE
             ? "; versions 1 and 2 are pre-release formats without a dump identity"
                 + " and a body digest, and cannot be read: dump the filter again with this build"
-            : "");
+            : version > DumpFormat.VERSION
+                ? "; it was written by a newer build: read it with that build or a later one"
+                : "");
+    return version;
   }
 
   /** Parses and validates a header; throws {@link CorruptDumpException} naming the bad field. */
   static DumpHeader parse(byte[] bytes) throws CorruptDumpException {
     try {
       ByteBuffer buf = ByteBuffer.wrap(bytes);
-      checkMagicAndVersion(buf);
+      int version = checkMagicAndVersion(buf);
       String scheme = string(buf, buf.get() & 0xFF);
       String funnel = string(buf, buf.getShort() & 0xFFFF);
       long seed = buf.getLong();
@@ -133,6 +162,7 @@ record DumpHeader(
       long writes = buf.getLong();
       long dumpId = buf.getLong();
       long digest = buf.getLong();
+      int growth = version >= 4 ? buf.get() : -1;
       int count = buf.getShort();
       check(
           count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
@@ -141,9 +171,11 @@ record DumpHeader(
           FilterCore.MAX_SUB_FILTERS);
       int[] segments = new int[count];
       long[] tableItems = new long[count];
+      int[] tableBits = new int[count];
       for (int i = 0; i < count; i++) {
         segments[i] = buf.getInt();
         tableItems[i] = buf.getLong();
+        tableBits[i] = version >= 4 ? buf.get() : f;
       }
       int crcAt = buf.position();
       int stored = buf.getInt();
@@ -159,6 +191,35 @@ record DumpHeader(
       check(maxKicks >= 1 && maxKicks <= 65535, "max kicks %s outside [1, 65535]", maxKicks);
       check(expansion >= 0 && expansion <= 32768, "expansion %s outside [0, 32768]", expansion);
       check(n >= 2 && (n & 1) == 0, "bucket count %s must be even and >= 2", n);
+      if (version < 4) {
+        // Version 3 grew at one width; its sub-filters keep it, and the ones this build adds
+        // follow the widths it gives a filter of these fingerprints.
+        growth = Sizing.growthBits(Sizing.fppAtDesignLoad(f, b), f, b);
+      }
+      check(
+          growth > f && growth <= Sizing.MAX_BITS,
+          "growth fingerprint bits %s outside [%s, %s]",
+          growth,
+          f + 1,
+          Sizing.MAX_BITS);
+      check(
+          tableBits[0] == f,
+          "sub-filter 0 has %s-bit fingerprints, the header says %s",
+          tableBits[0],
+          f);
+      for (int i = 1; i < count; i++) {
+        // Never narrower than an older sub-filter: removes across sub-filters rely on it
+        // (FilterCore's class comment).
+        check(
+            tableBits[i] >= tableBits[i - 1] && tableBits[i] <= Sizing.MAX_BITS,
+            "sub-filter %s has %s-bit fingerprints, outside [%s, %s] (never narrower than sub-filter"
+                + " %s)",
+            i,
+            tableBits[i],
+            tableBits[i - 1],
+            Sizing.MAX_BITS,
+            i - 1);
+      }
       check(
           expansion > 0 || count == 1,
           "a fixed-size filter (expansion 0) has %s sub-filters",
@@ -172,7 +233,7 @@ record DumpHeader(
             i,
             segments[i],
             expected);
-        long words = Table.wordCountOrMinus1(f, b, n, segments[i]);
+        long words = Table.wordCountOrMinus1(tableBits[i], b, n, segments[i]);
         check(words > 0, "sub-filter %s is larger than a Java array can hold", i);
         long slots = (long) n * segments[i] * b;
         check(
@@ -202,8 +263,10 @@ record DumpHeader(
           writes,
           dumpId,
           digest,
+          growth,
           segments,
-          tableItems);
+          tableItems,
+          tableBits);
     } catch (BufferUnderflowException e) {
       throw new CorruptDumpException("truncated header (" + bytes.length + " bytes)");
     }

@@ -23,6 +23,27 @@ import java.util.concurrent.locks.ReentrantLock;
  * for a never-added key the answer is not always linearizable (a Lincheck test shows it; see
  * CuckooFilter's class comment).
  *
+ * <p>Bounded fpp under growth: table {@code t ≥ 1} stores wider fingerprints, {@link
+ * Sizing#subFilterBits} = min(32, growthBits + t − 1) bits (the low bits of the hash), one bit more
+ * per table, so the tables growth adds take a geometric series of the fpp budget whose sum stays
+ * bounded however far the filter grows ({@link Sizing#growthBits}); the first table keeps the width
+ * the target asked for. Every table computes a key's bucket pair from the first table's fingerprint
+ * ({@link Table#alt}), so a key has one pair (l1, l2) in all of them.
+ *
+ * <p>Why a remove across tables of different widths creates no false negative. A remove of key J
+ * (which was added and not removed) clears, in the newest table t holding one, a copy that matches
+ * J there: its t-bit fingerprint, in J's pair, in J's segment. J's own copy lies in some table t' ≤
+ * t (a table newer than t holding J's own copy would have matched first). Say the cleared copy was
+ * resident key K's. K and J then agree in table t on the segment, the pair and the f_t-bit
+ * fingerprint; in every older table t' they agree as well: segments nest (expansion^t' divides
+ * expansion^t, {@link BucketIndex#segmentBase} picks the t'-segment from the same high bits), the
+ * pair is computed from the first table's fingerprint, a function of the f_t-bit one, and f_t' ≤
+ * f_t bits of equal fingerprints are equal (fingerprints are the hash's low bits, 0 mapped to 1,
+ * which keeps them nested). So J's remaining copy in t' matches K too, and K stays reported
+ * present; the copies that match a resident key never number fewer than its adds minus its removes.
+ * The argument needs widths that never shrink from an older table to a newer one, which {@link
+ * Sizing#subFilterBits} gives and a dump reader checks.
+ *
  * <p>Limits that growth cannot lift. (1) At most {@code 2·b} copies of one fingerprint in one key's
  * bucket pair, counted over all sub-filters ({@link #maxCopies()}): an add beyond that returns
  * false without growing. One table's pair holds at most {@code 2·b} slots, so without the limit a
@@ -80,12 +101,18 @@ public final class FilterCore extends FilterCorePadTail {
   /** Bytes of fingerprint storage growth may not exceed. */
   private final long maxBytes;
 
+  /** Fingerprint bits of the first table growth adds ({@link Sizing#growthBits}). */
+  private final int growthBits;
+
   /** The dump identity of the state after {@link #identityWrites} writes; under the lock. */
   private long identityWrites = -1;
 
   private DumpIdentity identity;
 
-  /** A filter bounded by {@link Sizing#defaultMaxBytes()}. */
+  /**
+   * A filter bounded by {@link Sizing#defaultMaxBytes()}, growing with the widths {@link
+   * Sizing#growthBits} gives for the fpp its fingerprints reach at the design load.
+   */
   public FilterCore(
       int fingerprintBits,
       int bucketSize,
@@ -99,6 +126,8 @@ public final class FilterCore extends FilterCorePadTail {
         localBuckets,
         maxKicks,
         expansion,
+        Sizing.growthBits(
+            Sizing.fppAtDesignLoad(fingerprintBits, bucketSize), fingerprintBits, bucketSize),
         seed,
         Sizing.defaultMaxBytes());
   }
@@ -106,6 +135,8 @@ public final class FilterCore extends FilterCorePadTail {
   /**
    * An empty filter whose fingerprint storage may grow up to {@code maxBytes}; the caller has
    * checked that the first table fits it ({@link Sizing#tableBytes}).
+   *
+   * @param growthBits fingerprint bits of the first table growth adds, in (fingerprintBits, 32]
    */
   public FilterCore(
       int fingerprintBits,
@@ -113,6 +144,7 @@ public final class FilterCore extends FilterCorePadTail {
       int localBuckets,
       int maxKicks,
       int expansion,
+      int growthBits,
       long seed,
       long maxBytes) {
     this(
@@ -121,6 +153,7 @@ public final class FilterCore extends FilterCorePadTail {
         localBuckets,
         maxKicks,
         expansion,
+        growthBits,
         seed,
         new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)},
         0,
@@ -135,6 +168,7 @@ public final class FilterCore extends FilterCorePadTail {
       int n,
       int maxKicks,
       int expansion,
+      int growthBits,
       long seed,
       Table[] tables,
       long items,
@@ -142,6 +176,7 @@ public final class FilterCore extends FilterCorePadTail {
       long writes,
       long maxBytes) {
     super(f, b, n, maxKicks, expansion, seed, tables);
+    this.growthBits = growthBits;
     this.items = items;
     this.deletes = deletes;
     this.writes = writes;
@@ -178,16 +213,19 @@ public final class FilterCore extends FilterCorePadTail {
         | (contains(h3) ? 8 : 0);
   }
 
-  /** A lookup over every sub-filter, newest first (see the class comment). */
+  /**
+   * A lookup over every sub-filter, newest first (see the class comment), each with its own
+   * fingerprint width; {@code fp} is the first table's.
+   */
   private static boolean containsGrown(Table[] ts, long hash, long fp, int l1, int l2) {
-    for (int i = ts.length - 1; i >= 0; i--) {
+    for (int i = ts.length - 1; i > 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);
-      if (t.contains(fp, base + l1, base + l2)) {
+      if (t.contains(t.fingerprintOf(hash), base + l1, base + l2)) {
         return true;
       }
     }
-    return false;
+    return ts[0].contains(fp, l1, l2);
   }
 
   public int count(long hash) {
@@ -196,12 +234,7 @@ public final class FilterCore extends FilterCorePadTail {
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     lock.lock(); // exact: see Table.count
     try {
-      int c = 0;
-      for (Table t : tables) {
-        long base = t.segmentBase(hash);
-        c += t.count(fp, base + l1, base + l2);
-      }
-      return c;
+      return copies(tables, hash, l1, l2);
     } finally {
       lock.unlock();
     }
@@ -285,18 +318,18 @@ public final class FilterCore extends FilterCorePadTail {
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     Table[] ts = tables;
     // One table's pair holds at most 2·b copies, so the limit needs counting only once grown.
-    if (ts.length > 1 && copies(ts, hash, fp, l1, l2) >= maxCopies()) {
+    if (ts.length > 1 && copies(ts, hash, l1, l2) >= maxCopies()) {
       return false;
     }
     for (Table t : ts) {
       long base = t.segmentBase(hash);
-      if (t.tryPlace(fp, base + l1, base + l2)) {
+      if (t.tryPlace(t.fingerprintOf(hash), base + l1, base + l2)) {
         return stored();
       }
     }
     Table last = ts[ts.length - 1];
     long base = last.segmentBase(hash);
-    if (last.kickInsert(fp, base + l1, base + l2, base)) {
+    if (last.kickInsert(last.fingerprintOf(hash), base + l1, base + l2, base)) {
       return stored();
     }
     // Growth cannot help a key whose pair is full of its own fingerprint: the new table would
@@ -309,18 +342,20 @@ public final class FilterCore extends FilterCorePadTail {
       return false;
     }
     base = grown.segmentBase(hash);
-    if (grown.tryPlace(fp, base + l1, base + l2)) {
+    if (grown.tryPlace(grown.fingerprintOf(hash), base + l1, base + l2)) {
       return stored();
     }
     return false;
   }
 
-  /** Copies of {@code fp} in the key's pairs over all tables; under the lock. */
-  private static int copies(Table[] ts, long hash, long fp, int l1, int l2) {
+  /**
+   * Copies matching the key in its pairs over all tables, each at its own width; under the lock.
+   */
+  private static int copies(Table[] ts, long hash, int l1, int l2) {
     int c = 0;
     for (Table t : ts) {
       long base = t.segmentBase(hash);
-      c += t.count(fp, base + l1, base + l2);
+      c += t.count(t.fingerprintOf(hash), base + l1, base + l2);
     }
     return c;
   }
@@ -358,11 +393,13 @@ public final class FilterCore extends FilterCorePadTail {
     if (segments > Integer.MAX_VALUE) {
       return null;
     }
-    long bytes = Sizing.tableBytes(fingerprintBits, bucketSize, localBuckets, segments);
+    int f = Sizing.subFilterBits(fingerprintBits, growthBits, ts.length);
+    long bytes = Sizing.tableBytes(f, bucketSize, localBuckets, segments);
     if (bytes < 0 || bytes > maxBytes - bytes()) {
       return null;
     }
-    Table t = new Table(fingerprintBits, bucketSize, localBuckets, (int) segments, maxKicks);
+    Table t =
+        new Table(f, bucketSize, localBuckets, (int) segments, maxKicks, null, fingerprintBits);
     Table[] next = Arrays.copyOf(ts, ts.length + 1);
     next[ts.length] = t;
     tables = next;
@@ -378,10 +415,11 @@ public final class FilterCore extends FilterCorePadTail {
     lock.lock();
     try {
       Table[] ts = tables;
+      // Newest first: the class comment's argument for tables of different widths needs it.
       for (int i = ts.length - 1; i >= 0; i--) {
         Table t = ts[i];
         long base = t.segmentBase(hash);
-        if (t.delete(fp, base + l1, base + l2)) {
+        if (t.delete(t.fingerprintOf(hash), base + l1, base + l2)) {
           ITEMS.setRelease(this, items - 1);
           DELETES.setRelease(this, deletes + 1);
           writes++;
@@ -424,6 +462,21 @@ public final class FilterCore extends FilterCorePadTail {
     return expansion;
   }
 
+  /** Fingerprint bits of the first table growth adds; table t ≥ 1 has {@link #tableBits}(t). */
+  public int growthBits() {
+    return growthBits;
+  }
+
+  /** Fingerprint bits of each table, oldest first. */
+  public int[] tableBits() {
+    Table[] ts = tables;
+    int[] bits = new int[ts.length];
+    for (int i = 0; i < ts.length; i++) {
+      bits[i] = ts[i].fingerprintBits;
+    }
+    return bits;
+  }
+
   public long seed() {
     return seed;
   }
@@ -458,12 +511,12 @@ public final class FilterCore extends FilterCorePadTail {
 
   /**
    * Probability that a key never added answers true, from the current fill: for each sub-filter, 1
-   * − (1 − 1/(2^f − 1))^(2·b·load), combined over sub-filters.
+   * − (1 − 1/(2^f − 1))^(2·b·load) at its own width f, combined over sub-filters.
    */
   public double expectedFpp() {
     double pMiss = 1.0;
-    double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
     for (Table t : tables) {
+      double perSlot = 1.0 / ((1L << t.fingerprintBits) - 1);
       double load = (double) t.items / t.slots();
       pMiss *= Math.pow(1 - perSlot, 2.0 * bucketSize * load);
     }

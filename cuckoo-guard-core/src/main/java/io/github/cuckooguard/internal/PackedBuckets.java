@@ -17,7 +17,10 @@ import java.lang.invoke.VarHandle;
  *   up to 64 bits (b = 4 and f ≤ 16) is one 64-bit "window": two plain word reads, a shift and
  *   a mask. The fingerprint is then matched against all lanes at once (SWAR zero-lane test,
  *   exact: (x − lows) &amp; ~x &amp; highs ≠ 0 iff some lane of x is 0, with x = window ^ fp·lows).
- *   Buckets wider than 64 bits (b = 8 and f &gt; 8) are read as two windows of four lanes.
+ *   Buckets wider than 64 bits are read as 2 or 4 windows of b / windows lanes, the fewest whose
+ *   lanes fit 64 bits: b = 8 and f in (8, 16] → 2 windows of 4 lanes; b = 4 and f in (16, 32] →
+ *   2 of 2; b = 8 and f in (16, 32] → 4 of 2. Widths above 16 bits occur only in sub-filters
+ *   added by growth (see FilterCore: their wider fingerprints keep a grown filter's fpp bounded).
  * </pre>
  */
 abstract class PackedBuckets extends TablePadHead {
@@ -66,7 +69,7 @@ abstract class PackedBuckets extends TablePadHead {
     this.bucketBits = b * f;
     this.slotMask = (1L << f) - 1;
     this.half = n >>> 1;
-    this.windows = bucketBits <= 64 ? 1 : 2;
+    this.windows = bucketBits <= 64 ? 1 : bucketBits <= 128 ? 2 : 4;
     int lanes = b / windows;
     this.windowBits = lanes * f;
     this.windowMask = windowBits == 64 ? -1L : (1L << windowBits) - 1;
@@ -115,10 +118,13 @@ abstract class PackedBuckets extends TablePadHead {
     long x = window(p1) ^ rep;
     long y = window(p2) ^ rep;
     long hit = ((x - lows) & ~x) | ((y - lows) & ~y);
-    if (windows == 2) {
-      x = window(p1 + windowBits) ^ rep;
-      y = window(p2 + windowBits) ^ rep;
-      hit |= ((x - lows) & ~x) | ((y - lows) & ~y);
+    if (windows > 1) {
+      for (int w = 1; w < windows; w++) {
+        long o = (long) w * windowBits;
+        x = window(p1 + o) ^ rep;
+        y = window(p2 + o) ^ rep;
+        hit |= ((x - lows) & ~x) | ((y - lows) & ~y);
+      }
     }
     return (hit & highs) != 0;
   }
@@ -137,11 +143,11 @@ abstract class PackedBuckets extends TablePadHead {
     if (z != 0) {
       return Long.numberOfTrailingZeros(z) / fingerprintBits;
     }
-    if (windows == 2) {
-      x = window(p + windowBits) ^ rep;
+    for (int w = 1; w < windows; w++) {
+      x = window(p + (long) w * windowBits) ^ rep;
       z = (x - lows) & ~x & highs;
       if (z != 0) {
-        return bucketSize / 2 + Long.numberOfTrailingZeros(z) / fingerprintBits;
+        return w * (bucketSize / windows) + Long.numberOfTrailingZeros(z) / fingerprintBits;
       }
     }
     return -1;
@@ -164,8 +170,8 @@ abstract class PackedBuckets extends TablePadHead {
     long p = bucket * bucketBits;
     long x = window(p) ^ rep;
     int c = Long.bitCount(~(((x & lowParts) + lowParts) | x) & highs);
-    if (windows == 2) {
-      x = window(p + windowBits) ^ rep;
+    for (int w = 1; w < windows; w++) {
+      x = window(p + (long) w * windowBits) ^ rep;
       c += Long.bitCount(~(((x & lowParts) + lowParts) | x) & highs);
     }
     return c;

@@ -102,6 +102,78 @@ public final class Sizing {
     return 2 * bucketSize * designLoad(bucketSize) / (1 << 16);
   }
 
+  /**
+   * Widest fingerprint of any sub-filter: the low 32 bits of the hash (the bucket uses the high).
+   */
+  public static final int MAX_BITS = 32;
+
+  /**
+   * The least share of the target fpp that the sub-filters added by growth may take together:
+   * 1/{@value}. See {@link #growthBits}.
+   */
+  public static final int GROWTH_SHARE_FLOOR = 64;
+
+  /**
+   * An upper bound on the fpp of one table of {@code f}-bit fingerprints at any load, full
+   * included: each of the 2·b slots a key is compared with matches with probability at most 1/(2^f
+   * − 1), so the union bound gives 2·b / (2^f − 1).
+   */
+  public static double fppBound(int f, int bucketSize) {
+    return 2.0 * bucketSize / ((1L << f) - 1);
+  }
+
+  /**
+   * Fingerprint bits of the first sub-filter added by growth; sub-filter {@code t ≥ 1} then has
+   * {@link #subFilterBits} = min({@value #MAX_BITS}, g + t − 1).
+   *
+   * <pre>
+   * A lookup of a key never added probes every sub-filter, so a grown filter's fpp is at most the
+   * sum of theirs (union bound). The first sub-filter keeps its f0 = ⌈log2(2·b·α / fpp)⌉ bits (a
+   * filter that never grows pays nothing for growth); the ones added by growth share a budget
+   *     G = max(fpp − fppBound(f0), fpp / 64),
+   * what the first sub-filter leaves of the target even when it is completely full (growth fills
+   * the older sub-filters' free slots too), but at least 1/64 of the target. g is the least width
+   * whose series fits it:
+   *     Σ_{t = 1}^{31} fppBound(min(32, g + t − 1))  ≤  G,
+   * each sub-filter one bit wider than the one before, so each takes half the previous share, as
+   * in scalable Bloom filters (Almeida et al., "Scalable Bloom Filters", IPL 2007), and the sum
+   * stays below 2 · fppBound(g) however far the filter grows. So the grown filter's fpp is at most
+   * fppBound(f0) + G: at most the target whenever the full first sub-filter leaves 1/64 of it
+   * (fpp = 0.001: f0 = 13, fppBound(13) = 0.000977, G = 2.3e-5, g = 20; fpp = 0.01: f0 = 10, G =
+   * 0.0022, g = 13), and at most fppBound(f0) + fpp / 64 otherwise.
+   * </pre>
+   *
+   * @param fpp the target; for a filter configured by fingerprint bits, the fpp they give at the
+   *     design load
+   */
+  public static int growthBits(double fpp, int firstBits, int bucketSize) {
+    double budget = Math.max(fpp - fppBound(firstBits, bucketSize), fpp / GROWTH_SHARE_FLOOR);
+    for (int g = firstBits + 1; g < MAX_BITS; g++) {
+      if (grownFppBound(g, bucketSize) <= budget) {
+        return g;
+      }
+    }
+    return MAX_BITS;
+  }
+
+  /** The union bound on the fpp of every sub-filter growth may add, the first of {@code g} bits. */
+  static double grownFppBound(int g, int bucketSize) {
+    double sum = 0;
+    for (int t = 1; t < FilterCore.MAX_SUB_FILTERS; t++) {
+      sum += fppBound(subFilterBits(0, g, t), bucketSize);
+    }
+    return sum;
+  }
+
+  /**
+   * Fingerprint bits of sub-filter {@code t}: {@code firstBits} for the first, min({@value
+   * #MAX_BITS}, growthBits + t − 1) for those growth adds (never narrower than an older one, which
+   * removes across sub-filters rely on, see FilterCore).
+   */
+  public static int subFilterBits(int firstBits, int growthBits, int t) {
+    return t == 0 ? firstBits : Math.min(MAX_BITS, growthBits + t - 1);
+  }
+
   /** Expected fpp of a full table (load α) with these fingerprints. */
   public static double fppAtDesignLoad(int fingerprintBits, int bucketSize) {
     return 1

@@ -89,14 +89,7 @@ final class StreamDump {
           }
           digest.putLongs(words, w - n, n);
         }
-        tables[i] =
-            new Table(
-                h.fingerprintBits(),
-                h.bucketSize(),
-                h.localBuckets(),
-                h.segments()[i],
-                h.maxKicks(),
-                words);
+        tables[i] = h.table(i, words);
       }
       int stored = data.readInt();
       check(stored == (int) crc.getValue(), "data checksum mismatch: the dump is corrupt");

@@ -1,6 +1,7 @@
 package io.github.cuckooguard.internal;
 
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One cuckoo hash table (a sub-filter): {@code segments × localBuckets} buckets of {@code b} slots
@@ -58,19 +59,37 @@ public final class Table extends TablePadTail {
   private final KickPath kicks;
 
   /**
-   * @param fingerprintBits f in [4, 16]
+   * The fingerprint mask of the filter's first sub-filter: a stored fingerprint's alternate bucket
+   * is computed from its low bits under this mask, the same in every sub-filter (see FilterCore).
+   */
+  final long altMask;
+
+  /**
+   * A table whose alternate buckets follow its own fingerprints (a first sub-filter).
+   *
+   * @param fingerprintBits f in [4, 32]
    * @param bucketSize b in {2, 4, 8}
    * @param localBuckets n, even, at least 2
    * @param segments m, at least 1, n·m·b·f/64 must fit an array
    * @param maxKicks nodes the kick search may visit
    */
   Table(int fingerprintBits, int bucketSize, int localBuckets, int segments, int maxKicks) {
-    this(fingerprintBits, bucketSize, localBuckets, segments, maxKicks, null);
+    this(fingerprintBits, bucketSize, localBuckets, segments, maxKicks, null, fingerprintBits);
   }
 
-  Table(int f, int b, int n, int m, int maxKicks, long[] words) {
+  /**
+   * @param words the loaded words, or null for an empty table
+   * @param altBits the first sub-filter's fingerprint width, at most {@code f}
+   */
+  Table(int f, int b, int n, int m, int maxKicks, long @Nullable [] words, int altBits) {
     super(f, b, n, m, words != null ? words : new long[wordCount(f, b, n, m)]);
     this.kicks = new KickPath(maxKicks);
+    this.altMask = (1L << altBits) - 1;
+  }
+
+  /** This table's fingerprint of {@code hash}: its low {@code f} bits, never 0. */
+  long fingerprintOf(long hash) {
+    return BucketIndex.fingerprint(hash, slotMask);
   }
 
   /**
@@ -100,8 +119,14 @@ public final class Table extends TablePadTail {
     return (int) words;
   }
 
+  /**
+   * The other bucket of {@code l}'s pair for the stored fingerprint {@code fp}: computed from the
+   * first sub-filter's fingerprint of the same hash, which is {@code fp}'s low bits under {@link
+   * #altMask} (0 mapped to 1, as {@link BucketIndex#fingerprint} maps it), so a key's pair is the
+   * same in every sub-filter whatever their widths.
+   */
   int alt(int l, long fp) {
-    return BucketIndex.altIndex(l, fp, localBuckets, half);
+    return BucketIndex.altIndex(l, BucketIndex.fingerprint(fp, altMask), localBuckets, half);
   }
 
   /** First bucket of the segment this hash falls into. */
