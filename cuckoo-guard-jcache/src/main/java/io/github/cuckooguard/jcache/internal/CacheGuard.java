@@ -24,12 +24,17 @@ import org.jspecify.annotations.Nullable;
  *   the guarded manager                      atomic write: created(k) / guard.keyLeft(k); key source:
  *                                            Caffeine's map, expired entries included
  *                                            ({@link CaffeineRemovals} has the argument)
+ * Ehcache heap-only caches created by the   CREATED in the store's event filter (inside its compute):
+ *   guarded manager                          created(k); REMOVED/EXPIRED/EVICTED there: beginLeave,
+ *                                            gone() from the store listener, which fires for
+ *                                            operations that succeeded ({@link EhcacheRemovals})
  * remove, remove(k, v), getAndRemove,       leave = guard.beginLeave(k)          before the provider call
  *   on another provider that reports         provider call; removed ? leave.gone() : leave.cancel()
  *   events before return (the RI; Caffeine
  *   caches wrapped with wrapExisting)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
- *   removeAll, invoke, clear, other processes)
+ *   removeAll, invoke, clear, other          (Hazelcast: no safe pairing, see the module README)
+ *   processes, every Hazelcast removal)
  * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
  *                                            visible if the key is in the cache, else abort
  * key source                                the provider's own keys where known ({@link NativeKeys}:
