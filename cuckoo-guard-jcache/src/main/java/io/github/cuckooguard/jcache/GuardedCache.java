@@ -80,15 +80,17 @@ import org.jspecify.annotations.Nullable;
  *       is entered by its {@code Created} event once that reached this process's listener. Lost
  *       events (a member leaving, an overloaded event queue) call for {@link #markStale}. The
  *       argument is in {@code internal.CacheGuard}.
- *   <li><b>Entries that go</b>: {@link #remove(Object)}, {@link #remove(Object, Object)} and {@link
- *       #getAndRemove} remove the key's fingerprint when the wrapped provider makes every creation
- *       in this process and reports it before the creating call returns (Caffeine's provider): the
- *       leave is announced before the provider call and completed after it. Other removals (expiry,
- *       eviction, {@code removeAll}, entry processors, other processes, and any removal on other
- *       providers) leave their fingerprints until the next rebuild: lookups of those keys go to the
- *       provider (false positives), never the reverse. The guard rebuilds from the cache when its
- *       filter passes its load threshold, had to grow, or its observed false-positive rate drifts,
- *       which clears the leaks.
+ *   <li><b>Entries that go</b>: caches that {@link GuardedCacheManager#createCache} created on
+ *       Caffeine's provider, and heap-only caches it created on Ehcache 3, follow every removal
+ *       (explicit, expiry, eviction) from the provider's own events, paired inside the provider's
+ *       atomic change. Elsewhere {@link #remove(Object)}, {@link #remove(Object, Object)} and
+ *       {@link #getAndRemove} remove the key's fingerprint when the wrapped provider makes every
+ *       creation in this process and reports it before the creating call returns: the leave is
+ *       announced before the provider call and completed after it. Other removals (there, and every
+ *       removal on Hazelcast and on other providers) leave their fingerprints until the next
+ *       rebuild: lookups of those keys go to the provider (false positives), never the reverse. The
+ *       guard rebuilds from the cache when its filter passes its load threshold, had to grow, or
+ *       its observed false-positive rate drifts, which clears the leaks.
  *   <li><b>{@link #clear()}</b> fires no events: the guard answers "might be present" until a
  *       rebuild has read the cache again.
  *   <li><b>A cache that already held entries</b> when it was wrapped, and any event that may have

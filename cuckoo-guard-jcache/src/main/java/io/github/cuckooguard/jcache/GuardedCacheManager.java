@@ -4,6 +4,7 @@ import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.CaffeineRemovals;
 import io.github.cuckooguard.jcache.internal.CreationConfiguration;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
+import io.github.cuckooguard.jcache.internal.EhcacheRemovals;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.Unwrapping;
 import java.net.URI;
@@ -94,6 +95,8 @@ public final class GuardedCacheManager implements CacheManager {
         return new GuardedCache<>(cache, guard, this);
       }
     }
+    boolean ehcache =
+        createsLocalCaches && DelegateProviders.isEhcache(delegate.getCachingProvider());
     if (createsLocalCaches) {
       CacheEntryListenerConfiguration<K, V> listener = GuardListener.configuration(guard);
       Configuration<K, V> withListener =
@@ -101,10 +104,21 @@ public final class GuardedCacheManager implements CacheManager {
       if (withListener != null) {
         Cache<K, V> cache = delegate.createCache(name, withListener);
         GuardedCache.attach(cache, guard);
+        if (ehcache && EhcacheRemovals.follow(cache, guard)) {
+          // The store's own events now enter and leave every key, inside Ehcache's compute; the
+          // Created listener would add a second copy per entry. Nothing used the cache yet.
+          cache.deregisterCacheEntryListener(listener);
+        }
         return new GuardedCache<>(cache, guard, this);
       }
     }
     Cache<K, V> cache = delegate.createCache(name, configuration);
+    if (ehcache && EhcacheRemovals.follow(cache, guard)) {
+      // Ehcache's own configuration (Eh107Configuration): new and empty, and its store's events
+      // enter every key from the first, so no listener and no initial scan are needed.
+      GuardedCache.attach(cache, guard);
+      return new GuardedCache<>(cache, guard, this);
+    }
     return GuardedCache.wrapExisting(cache, guard, this);
   }
 

@@ -24,12 +24,17 @@ import org.jspecify.annotations.Nullable;
  *   the guarded manager                      atomic write: created(k) / guard.keyLeft(k); key source:
  *                                            Caffeine's map, expired entries included
  *                                            ({@link CaffeineRemovals} has the argument)
+ * Ehcache heap-only caches created by the   CREATED in the store's event filter (inside its compute):
+ *   guarded manager                          created(k); REMOVED/EXPIRED/EVICTED there: beginLeave,
+ *                                            gone() from the store listener, which fires for
+ *                                            operations that succeeded ({@link EhcacheRemovals})
  * remove, remove(k, v), getAndRemove,       leave = guard.beginLeave(k)          before the provider call
  *   on another provider that reports         provider call; removed ? leave.gone() : leave.cancel()
  *   events before return (the RI; Caffeine
  *   caches wrapped with wrapExisting)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
- *   removeAll, invoke, clear, other processes)
+ *   removeAll, invoke, clear, other          (Hazelcast: no safe pairing, see the module README)
+ *   processes, every Hazelcast removal)
  * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
  *                                            visible if the key is in the cache, else abort
  * key source                                the provider's own keys where known ({@link NativeKeys}:
@@ -95,7 +100,10 @@ public final class CacheGuard<K> {
   private static final Logger LOGGER = System.getLogger(CacheGuard.class.getName());
 
   private final CuckooGuard<K> guard;
-  private final boolean eventsBeforeReturn;
+
+  /** Set once before the cache is handed out ({@link #followRemovals}); read by every write. */
+  private volatile boolean eventsBeforeReturn;
+
   private final CreatedEvents<K> events = new CreatedEvents<>();
   private volatile @Nullable Iterable<? extends Cache.@Nullable Entry<K, ?>> source;
 
@@ -104,6 +112,9 @@ public final class CacheGuard<K> {
 
   /** Whether every removal reaches {@link #left} inside the provider's atomic removal. */
   private volatile boolean followsRemovals;
+
+  /** Whether a put asks for the key first ({@link #expireBeforePut}). */
+  private volatile boolean expireBeforePut;
 
   /** Whether Created events arrive after the writes return ({@link #asynchronousEvents}). */
   private volatile boolean asynchronousEvents;
@@ -144,14 +155,31 @@ public final class CacheGuard<K> {
   }
 
   /**
-   * The provider reports every removal inside its atomic removal ({@link #left}) and {@code scan}
-   * emits every key it holds, hidden expired ones included ({@link CaffeineRemovals} has the
-   * argument); removals through the guarded cache then announce no leave of their own. Call before
-   * the cache is handed out.
+   * The provider reports every creation and removal inside its atomic change (Caffeine: {@link
+   * #left}; Ehcache: an announced leave, {@link EhcacheRemovals}), so before the creating call
+   * returns, and {@code scan} emits every key it holds, expired ones not yet removed included
+   * ({@link CaffeineRemovals}, {@link EhcacheRemovals} have the arguments); removals through the
+   * guarded cache then announce no leave of their own. Call before the cache is handed out.
    */
   void followRemovals(Consumer<Consumer<? super K>> scan) {
     this.ownScan = scan;
+    this.eventsBeforeReturn = true;
     this.followsRemovals = true;
+  }
+
+  /**
+   * The provider drops an expired mapping silently when a put replaces it (Ehcache's {@code
+   * OnHeapStore}), which would leave the expired entry's copy behind: a put through the guarded
+   * cache asks for the key first, which expires such a mapping with its event. Call before the
+   * cache is handed out.
+   */
+  void expireBeforePut() {
+    this.expireBeforePut = true;
+  }
+
+  /** Whether a put should ask for its key first ({@link #expireBeforePut}). */
+  boolean expiresBeforePut() {
+    return expireBeforePut;
   }
 
   /**

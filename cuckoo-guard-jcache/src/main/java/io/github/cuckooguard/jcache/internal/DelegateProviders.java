@@ -55,6 +55,15 @@ public final class DelegateProviders {
   }
 
   /**
+   * Whether {@code provider} is Ehcache 3's, whose heap-only caches created by the guarded manager
+   * follow removals ({@link EhcacheRemovals}); a class-name check that loads no Ehcache class.
+   */
+  public static boolean isEhcache(@Nullable CachingProvider provider) {
+    return provider != null
+        && provider.getClass().getName().equals("org.ehcache.jsr107.EhcacheCachingProvider");
+  }
+
+  /**
    * Whether {@code provider}'s creations all report their Created event before the call returns.
    */
   public static boolean eventsBeforeReturn(@Nullable CachingProvider provider) {

@@ -22,24 +22,31 @@ final class EhcacheKeys {
 
   private EhcacheKeys() {}
 
-  @SuppressWarnings("unchecked")
   static <K> @Nullable Consumer<Consumer<? super K>> of(Cache<K, ?> cache) {
+    Store<K, Object> store = store(cache);
+    return store == null ? null : reader(cache, store);
+  }
+
+  /** The store of an Ehcache 3 JCache cache, or null if it cannot be read. */
+  @SuppressWarnings("unchecked")
+  static <K> @Nullable Store<K, Object> store(Cache<K, ?> cache) {
     org.ehcache.Cache<K, ?> ehcache = cache.unwrap(org.ehcache.Cache.class);
     if (!(ehcache instanceof EhcacheBase)) {
       return null;
     }
-    Store<K, Object> store;
     try {
       Field field = EhcacheBase.class.getDeclaredField("store");
       field.setAccessible(true);
-      store = (Store<K, Object>) field.get(ehcache);
+      return (Store<K, Object>) field.get(ehcache);
     } catch (ReflectiveOperationException | RuntimeException e) {
       return null;
     }
-    if (store == null) {
-      return null;
-    }
-    Store<K, Object> keys = store;
+  }
+
+  /**
+   * Every key {@code keys} (the store of {@code cache}) holds, by its weakly consistent iterator.
+   */
+  static <K> Consumer<Consumer<? super K>> reader(Cache<K, ?> cache, Store<K, Object> keys) {
     return action -> {
       try {
         Store.Iterator<org.ehcache.Cache.Entry<K, Store.ValueHolder<Object>>> iterator =

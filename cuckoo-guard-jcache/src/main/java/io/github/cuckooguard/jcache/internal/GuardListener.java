@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * The synchronous listener a guarded cache registers on its delegate: Created events enter keys
  * into the guard. It subscribes to nothing else (removals are not learnt from a generic listener,
  * see {@link CacheGuard}), which also spares a distributed provider the traffic. On Caffeine's
- * provider the guard registers {@link #inCompute} instead, which follows removals too. It never
- * throws: a failure marks the guard stale (pass-through until rebuilt) and is logged.
+ * provider the guard registers {@link #inCompute} instead, which follows removals too; on Ehcache's
+ * heap stores {@link EhcacheRemovals} replaces it. It never throws: a failure marks the guard stale
+ * (pass-through until rebuilt) and is logged.
  *
  * @param <K> the key type
  * @param <V> the value type

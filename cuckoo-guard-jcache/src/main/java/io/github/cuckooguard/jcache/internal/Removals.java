@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The calls of a guarded cache that never create entries: removals and replacements. On a key the
  * guard reports absent they return without the provider (unless a writer or statistics must see the
- * call). A removal of one key that reports what it removed ({@code remove}, {@code remove(key,
+ * call). Where the provider's own events are followed ({@link CaffeineRemovals}, {@link
+ * EhcacheRemovals}) every removal leaves the guard there, and nothing here announces a leave.
+ * Elsewhere a removal of one key that reports what it removed ({@code remove}, {@code remove(key,
  * value)}, {@code getAndRemove}) is followed by the guard on providers where that is safe ({@link
  * CacheGuard#announceLeave}); {@code removeAll} and {@code clear} are not (their keys' fingerprints
  * stay until a rebuild), and {@code clear}, which fires no events, also makes the guard rebuild.

@@ -35,6 +35,9 @@ public final class Writes<K, V> {
     context.requireOpen();
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value"); // before the write: a rejected call changes nothing
+    if (guard.expiresBeforePut()) {
+      cache.containsKey(key); // expires a mapping the put would drop without an event
+    }
     context.write(
         key,
         () -> {
