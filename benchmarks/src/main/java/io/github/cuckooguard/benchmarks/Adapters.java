@@ -195,6 +195,12 @@ final class Adapters {
       return filter.add(key);
     }
 
+    /** The library's batch add: the writer lock once per 1,024 keys. */
+    @Override
+    public void addAll(long[] keys, int from, int length, boolean[] out) {
+      filter.addAll(keys, from, length, out);
+    }
+
     @Override
     public boolean remove(long key) {
       return filter.remove(key);

@@ -32,6 +32,17 @@ public interface FilterAdapter {
   boolean add(long key);
 
   /**
+   * {@link #add} of {@code keys[from .. from + length)}, result {@code i} into {@code out[i]}; a
+   * loop unless the implementation has a batch add (ours: {@code LongCuckooFilter.addAll}, one
+   * writer-lock acquisition per 1,024 keys).
+   */
+  default void addAll(long[] keys, int from, int length, boolean[] out) {
+    for (int i = 0; i < length; i++) {
+      out[i] = add(keys[from + i]);
+    }
+  }
+
+  /**
    * Removes one earlier {@link #add} of {@code key}; call only for keys that were added. Returns
    * false if no copy was found.
    *

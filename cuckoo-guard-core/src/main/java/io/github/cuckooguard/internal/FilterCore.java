@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The hash-level engine behind every public filter: a chain of {@link Table}s (sub-filters, as
@@ -185,16 +186,18 @@ public final class FilterCore extends FilterCorePadTail {
 
   // ---- lookups (lock-free) ----
 
+  /**
+   * Lock-free lookup. A filter that has not grown answers from its one table, read through one
+   * volatile field ({@code single}): that table's final fields are everything the lookup needs, so
+   * after that one acquire no other field of this class is read (see {@link Table#containsHash}). A
+   * grown filter reads {@code tables}.
+   */
   public boolean contains(long hash) {
-    long fp = BucketIndex.fingerprint(hash, slotMask);
-    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
-    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    Table[] ts = tables;
-    if (ts.length == 1) {
-      // The common case: no data-dependent branch on the answer (first table has one segment).
-      return ts[0].contains(fp, l1, l2);
+    Table t = single;
+    if (t != null) {
+      return t.containsHash(hash);
     }
-    return containsGrown(ts, hash, fp, l1, l2);
+    return containsGrown(tables, hash);
   }
 
   /**
@@ -203,9 +206,9 @@ public final class FilterCore extends FilterCorePadTail {
    * answers them one by one.
    */
   public int contains4(long h0, long h1, long h2, long h3) {
-    Table[] ts = tables;
-    if (ts.length == 1) {
-      return ts[0].contains4(h0, h1, h2, h3);
+    Table t = single;
+    if (t != null) {
+      return t.contains4(h0, h1, h2, h3);
     }
     return (contains(h0) ? 1 : 0)
         | (contains(h1) ? 2 : 0)
@@ -217,7 +220,10 @@ public final class FilterCore extends FilterCorePadTail {
    * A lookup over every sub-filter, newest first (see the class comment), each with its own
    * fingerprint width; {@code fp} is the first table's.
    */
-  private static boolean containsGrown(Table[] ts, long hash, long fp, int l1, int l2) {
+  private boolean containsGrown(Table[] ts, long hash) {
+    long fp = BucketIndex.fingerprint(hash, slotMask);
+    int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+    int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
     for (int i = ts.length - 1; i > 0; i--) {
       Table t = ts[i];
       long base = t.segmentBase(hash);
@@ -402,7 +408,11 @@ public final class FilterCore extends FilterCorePadTail {
         new Table(f, bucketSize, localBuckets, (int) segments, maxKicks, null, fingerprintBits);
     Table[] next = Arrays.copyOf(ts, ts.length + 1);
     next[ts.length] = t;
+    // tables first, then single: a reader that finds single null reads the grown tables. One that
+    // still finds the first table there answers from it alone, as a lookup made just before the
+    // growth would (only adds made after the growth reach the new table).
     tables = next;
+    single = null;
     writes++;
     return t;
   }
@@ -583,6 +593,9 @@ abstract class FilterCoreFields extends FilterCorePadHead {
   final int half;
   volatile Table[] tables;
 
+  /** {@code tables[0]} while it is the only table, null once the filter has grown. */
+  volatile @Nullable Table single;
+
   FilterCoreFields(int f, int b, int n, int maxKicks, int expansion, long seed, Table[] tables) {
     this.fingerprintBits = f;
     this.bucketSize = b;
@@ -593,6 +606,7 @@ abstract class FilterCoreFields extends FilterCorePadHead {
     this.slotMask = (1L << f) - 1;
     this.half = n >>> 1;
     this.tables = tables;
+    this.single = tables.length == 1 ? tables[0] : null;
   }
 }
 

@@ -26,20 +26,24 @@ import org.jspecify.annotations.Nullable;
  *   Which plain writes need stamps. Keys K and J that share a fingerprint and a bucket pair but
  *   have opposite primary buckets are indistinguishable in the table, so add(J) into A followed
  *   by remove(J), which searches J's primary B first and clears the copy there, moves "K's" copy
- *   from B to A (CollidingKeyChurnHidesNoResidentKeyTest). Every such hiding move starts with a
- *   put of fp into the pair while the pair already holds fp, so:
+ *   from B to A (CollidingKeyChurnHidesNoResidentKeyTest). Every such hiding move ends with a
+ *   delete of fp from one bucket while the other bucket holds fp, so:
  *     - a kick is stamped (it moves fingerprints);
- *     - an add is stamped if either bucket of the pair already holds fp;
+ *     - a delete is stamped if the other bucket of the pair holds fp;
  *     - a write into a slot that spans two words (f not dividing 64) is stamped, since it takes
  *       two stores and a half-written slot could match another fingerprint
  *       (NoPhantomFingerprintFromAHalfWrittenSlotTest);
- *     - every other add, and every delete, is a single-word store without stamps.
- *   Why a negative answer stays linearizable: let P be the first put of fp into the pair after
- *   the reader's first bucket read. If P comes before its last read and is stamped, the reader
- *   retries. If it is unstamped, the pair held no fp just before P: that instant is the answer's
- *   linearization point. If there is no such P, copies only disappeared in between, and the
- *   instant of the last read sees none in either bucket. Not bracketing deletes and most adds
- *   matters for readers beside a writer: each stamp write takes a cache line away from them.
+ *     - every add, and every other delete, is a single-word store without stamps. An add into
+ *       a first bucket with room so never reads the second one.
+ *   Why a negative answer stays linearizable: the reader found no fp in bucket X (its first
+ *   read, at t1) nor in bucket Y (its last, at t2). Suppose the pair held fp at every instant
+ *   of [t1, t2]. Then Y held fp at t1 and X at t2, so Y lost its last copy at some instant in
+ *   between while X held one: by a kick (stamped) or by a delete from Y while X held fp
+ *   (stamped), and the reader, re-reading Y's stamp after t2, retries. So if it does not retry,
+ *   the pair held no fp at some instant of [t1, t2]: the answer's linearization point. For a
+ *   resident key the pair never lacks fp (a kick writes the new copy before clearing the old),
+ *   so a validated lookup never misses it. Not bracketing adds and most deletes matters for
+ *   readers beside a writer: each stamp write takes a cache line away from them.
  *   count is exact under the owner's lock (FilterCore); unlocked, an unstamped delete from A and
  *   an add into B between its two reads would count one copy twice.
  *
@@ -151,6 +155,75 @@ public final class Table extends TablePadTail {
       boolean found = matches(b1, b2, fp);
       if (unchanged(s1, s2, v1, v2)) {
         return found;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * {@link FilterCore#contains} of {@code hash} in a filter whose only sub-filter is this one (one
+   * segment, alternate buckets from its own fingerprints): the fingerprint, the bucket pair, the
+   * stamps and the buckets from this one object, every parameter read once into a local before the
+   * first stamp load. Same answers and the same validation as {@link #contains}: both stamps are
+   * read (acquire) before the buckets and re-read after them, and the answer is returned only if
+   * both were even and unchanged; one branch checks the three conditions.
+   *
+   * <p>Buckets of one 64-bit window, aligned (b·f divides 64: 16-bit and 8-bit buckets of 4) read
+   * one word each; unaligned ones (13-bit buckets of 4, 52 bits) read the two words around each
+   * bucket, with no branch on where it starts. Wider buckets go the general way ({@link
+   * #contains}).
+   */
+  boolean containsHash(long hash) {
+    if (windows != 1) {
+      long fp = fingerprintOf(hash);
+      int l1 = BucketIndex.primaryIndex(hash, localBuckets);
+      return contains(fp, l1, BucketIndex.altIndex(l1, fp, localBuckets, half));
+    }
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final int n = localBuckets;
+    final long lo = lows;
+    final long hi = highs;
+    final long wm = windowMask;
+    final long bb = bucketBits;
+    final long fp = BucketIndex.fingerprint(hash, slotMask);
+    final int l1 = BucketIndex.primaryIndex(hash, n);
+    final int l2 = BucketIndex.altIndex(l1, fp, n, half);
+    final int s1 = (l1 & sm) + STAMP_PAD;
+    final int s2 = (l2 & sm) + STAMP_PAD;
+    final long rep = fp * lo;
+    final long p1 = l1 * bb;
+    final long p2 = l2 * bb;
+    final int w1 = (int) (p1 >>> 6);
+    final int w2 = (int) (p2 >>> 6);
+    final int o1 = (int) p1 & 63;
+    final int o2 = (int) p2 & 63;
+    if (aligned) {
+      for (; ; ) {
+        long v1 = (long) LONGS.getAcquire(st, s1);
+        long v2 = (long) LONGS.getAcquire(st, s2);
+        long x = ((d[w1] >>> o1) & wm) ^ rep;
+        long y = ((d[w2] >>> o2) & wm) ^ rep;
+        VarHandle.acquireFence();
+        long u1 = (long) LONGS.getOpaque(st, s1);
+        long u2 = (long) LONGS.getOpaque(st, s2);
+        if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+          return ((((x - lo) & ~x) | ((y - lo) & ~y)) & hi) != 0;
+        }
+        Thread.onSpinWait();
+      }
+    }
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(st, s1);
+      long v2 = (long) LONGS.getAcquire(st, s2);
+      long x = (((d[w1] >>> o1) | ((d[w1 + 1] << 1) << (63 - o1))) & wm) ^ rep;
+      long y = (((d[w2] >>> o2) | ((d[w2 + 1] << 1) << (63 - o2))) & wm) ^ rep;
+      VarHandle.acquireFence();
+      long u1 = (long) LONGS.getOpaque(st, s1);
+      long u2 = (long) LONGS.getOpaque(st, s2);
+      if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+        return ((((x - lo) & ~x) | ((y - lo) & ~y)) & hi) != 0;
       }
       Thread.onSpinWait();
     }
@@ -276,8 +349,10 @@ public final class Table extends TablePadTail {
         return false;
       }
     }
-    boolean pairHoldsFp = slotOf(b1, fp) >= 0 || slotOf(b2, fp) >= 0;
-    writeSlot(bucket, j, 0, fp, pairHoldsFp);
+    // Unstamped (unless the slot spans two words): an add only adds a copy, and the delete that
+    // could complete a hiding move is the stamped write (see Concurrency). So an add into the first
+    // bucket never reads the second.
+    writeSlot(bucket, j, 0, fp, false);
     items++;
     return true;
   }
@@ -295,11 +370,15 @@ public final class Table extends TablePadTail {
     return false;
   }
 
-  /** Clears one copy of {@code fp} from either bucket; false if neither holds it. */
+  /**
+   * Clears one copy of {@code fp} from either bucket; false if neither holds it. Stamped if the
+   * other bucket of the pair holds {@code fp} (see Concurrency): a delete from {@code b2} has just
+   * found none in {@code b1}, so only a delete from {@code b1} reads the other bucket.
+   */
   boolean delete(long fp, long b1, long b2) {
     int j = slotOf(b1, fp);
     if (j >= 0) {
-      writeSlot(b1, j, fp, 0, false);
+      writeSlot(b1, j, fp, 0, slotOf(b2, fp) >= 0);
       items--;
       return true;
     }
