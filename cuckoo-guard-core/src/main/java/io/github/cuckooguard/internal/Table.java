@@ -26,24 +26,30 @@ import org.jspecify.annotations.Nullable;
  *   Which plain writes need stamps. Keys K and J that share a fingerprint and a bucket pair but
  *   have opposite primary buckets are indistinguishable in the table, so add(J) into A followed
  *   by remove(J), which searches J's primary B first and clears the copy there, moves "K's" copy
- *   from B to A (CollidingKeyChurnHidesNoResidentKeyTest). Every such hiding move ends with a
- *   delete of fp from one bucket while the other bucket holds fp, so:
+ *   from B to A (CollidingKeyChurnHidesNoResidentKeyTest). Inside one bucket that spans two
+ *   words the same pair moves a copy between the words: add(J) fills a free slot in the high
+ *   word, remove(J) clears the first copy, in the low word, and a reader whose two plain loads
+ *   of the bucket ran high word first (the memory model does not order plain loads; nor do ARM
+ *   or POWER cores) saw neither copy (DeleteLeavingACopyIsStampedTest). Every such hiding move
+ *   ends with a delete of fp that leaves another copy of fp in the pair, so:
  *     - a kick is stamped (it moves fingerprints);
- *     - a delete is stamped if the other bucket of the pair holds fp;
+ *     - a delete is stamped if another copy of fp stays in its bucket or in the other bucket;
  *     - a write into a slot that spans two words (f not dividing 64) is stamped, since it takes
  *       two stores and a half-written slot could match another fingerprint
  *       (NoPhantomFingerprintFromAHalfWrittenSlotTest);
- *     - every add, and every other delete, is a single-word store without stamps. An add into
- *       a first bucket with room so never reads the second one.
- *   Why a negative answer stays linearizable: the reader found no fp in bucket X (its first
- *   read, at t1) nor in bucket Y (its last, at t2). Suppose the pair held fp at every instant
- *   of [t1, t2]. Then Y held fp at t1 and X at t2, so Y lost its last copy at some instant in
- *   between while X held one: by a kick (stamped) or by a delete from Y while X held fp
- *   (stamped), and the reader, re-reading Y's stamp after t2, retries. So if it does not retry,
- *   the pair held no fp at some instant of [t1, t2]: the answer's linearization point. For a
- *   resident key the pair never lacks fp (a kick writes the new copy before clearing the old),
- *   so a validated lookup never misses it. Not bracketing adds and most deletes matters for
- *   readers beside a writer: each stamp write takes a cache line away from them.
+ *     - every add, and every delete of the pair's last copy, is a single-word store without
+ *       stamps. An add into a first bucket with room so never reads the second one.
+ *   Why a negative answer stays linearizable: suppose the pair held fp at every instant of the
+ *   reader's window, from its first stamp load to its last. Copies of fp then left the pair in
+ *   that window only by kicks (stamped) or by deletes that left another copy (stamped), since a
+ *   delete of the last copy would empty the pair. If no stamped write touched the pair in the
+ *   window, copies only arrived there: every copy present at the window's start stayed in its
+ *   slot to its end, so every load of that slot, in whatever order, saw it, and the reader found
+ *   fp. So a reader that does not retry and finds no fp saw the pair without fp at some instant:
+ *   the answer's linearization point. For a resident key the pair never lacks fp (a kick writes
+ *   the new copy before clearing the old), so a validated lookup never misses it. Not
+ *   bracketing adds and most deletes matters for readers beside a writer: each stamp write
+ *   takes a cache line away from them.
  *   count is exact under the owner's lock (FilterCore); unlocked, an unstamped delete from A and
  *   an add into B between its two reads would count one copy twice.
  *
@@ -371,20 +377,20 @@ public final class Table extends TablePadTail {
   }
 
   /**
-   * Clears one copy of {@code fp} from either bucket; false if neither holds it. Stamped if the
-   * other bucket of the pair holds {@code fp} (see Concurrency): a delete from {@code b2} has just
-   * found none in {@code b1}, so only a delete from {@code b1} reads the other bucket.
+   * Clears one copy of {@code fp} from either bucket; false if neither holds it. Stamped if another
+   * copy of {@code fp} stays in the pair (see Concurrency): a delete from {@code b2} has just found
+   * none in {@code b1}, so only its own bucket can hold another.
    */
   boolean delete(long fp, long b1, long b2) {
     int j = slotOf(b1, fp);
     if (j >= 0) {
-      writeSlot(b1, j, fp, 0, slotOf(b2, fp) >= 0);
+      writeSlot(b1, j, fp, 0, copies(b1, fp) > 1 || slotOf(b2, fp) >= 0);
       items--;
       return true;
     }
     j = slotOf(b2, fp);
     if (j >= 0) {
-      writeSlot(b2, j, fp, 0, false);
+      writeSlot(b2, j, fp, 0, copies(b2, fp) > 1);
       items--;
       return true;
     }

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * new epoch, before the remove is called). Zero misses are required. Seeded; bounded by {@link
  * #RUN_MILLIS} per case and a JUnit timeout.
  */
-class ReviewBatchLookupConcurrencyTest {
+class BatchLookupBesideWriterTest {
 
   private static final long RUN_MILLIS = 3_000;
   private static final int EPOCH_SHIFT = 20;
@@ -151,7 +151,7 @@ class ReviewBatchLookupConcurrencyTest {
       t.join(20_000);
     }
     System.out.printf(
-        "ReviewBatchLookupConcurrencyTest f=%d b=%d expected=%d e=%d: %d writes, %d checked, %d"
+        "BatchLookupBesideWriterTest f=%d b=%d expected=%d e=%d: %d writes, %d checked, %d"
             + " sub-filters, %d misses, %d failed removes%n",
         f,
         b,

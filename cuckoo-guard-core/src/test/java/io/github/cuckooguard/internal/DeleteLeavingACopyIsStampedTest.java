@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * find F or see a changed stamp (and retry). It is the load order the memory model allows, not one
  * that a test on x86 can force with the real reader.
  */
-class ReviewWordOrderTest {
+class DeleteLeavingACopyIsStampedTest {
 
   private static final long F = 0x5A;
 
