@@ -21,8 +21,9 @@
  *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its {@link
  *       io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e, has
  *       swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
- *   <li>M answers "definitely absent" only if its filter is complete, its lease has not run out,
- *       and its local guard says so; otherwise "might contain".
+ *   <li>M answers "definitely absent" only if no other member's hold is open on M (guarantee 5),
+ *       its filter is complete, its lease has not run out, and its local guard says so; otherwise
+ *       "might contain".
  * </ul>
  *
  * <h2>Guarantees</h2>
