@@ -1,6 +1,7 @@
 package io.github.cuckooguard.spi;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -22,6 +23,12 @@ import java.util.concurrent.CompletionStage;
  *   <li>The end messages ({@link #enterEnded}, {@link #leaveEnded}) may be delivered late or lost:
  *       a lost end leaves a fingerprint in place (a false positive), never removes one that a
  *       present key needs.
+ *   <li>A <em>hold</em> ({@link #holdBegun}) is delivered and waited for as a begin is (rule 1). A
+ *       member that applied it answers "might contain" for every key until the hold ends there, and
+ *       it ends only after the member's guard was marked stale ({@link RemoteWrites#holdEnded}) or
+ *       its origin left; the release ({@link #holdEnded}) may be late, but must not be lost while
+ *       both members stay in the group (the engine retries it), or the member passes through until
+ *       the origin leaves.
  * </ol>
  *
  * @param <K> the key type; the engine must be able to carry it to other members
@@ -71,11 +78,44 @@ public interface GroupEngine<K> {
   CompletionStage<Void> leaveEnded(long op, boolean gone);
 
   /**
+   * Delivers a hold (operation {@code op} of this member): a write whose keys are unknown (a bulk
+   * or native statement, a stored procedure) is about to run, so every other member must answer
+   * "might contain" for every key until {@link #holdEnded}. Waits as {@link #enterBegun} does (rule
+   * 1), so when it returns every member that can still answer "definitely absent" holds it. While
+   * the hold is open the engine must not let a member complete a join (it waits for the hold as for
+   * an open enter), since that member's rebuild could scan before the write commits.
+   *
+   * <p>The default cannot hold the group and throws: the caller must then not run the write (an
+   * engine without holds cannot keep the other members from answering "absent" for its rows).
+   *
+   * @throws UnsupportedOperationException if the engine cannot hold the group (the default)
+   * @throws GroupUnavailableException if the engine cannot establish rule 1 in time
+   * @throws InterruptedException if interrupted while waiting
+   */
+  default void holdBegun(long op) throws InterruptedException {
+    throw new UnsupportedOperationException(
+        getClass().getName()
+            + " cannot hold the group in pass-through for a write of unknown keys");
+  }
+
+  /**
+   * Ends hold {@code op}, after the write it covered was committed or rolled back: every member
+   * that applied it marks its guard stale (a rebuild from its {@link
+   * io.github.cuckooguard.KeySource} that starts now sees the committed rows) before it stops
+   * holding. Delivered without waiting; the engine retries it until each member applied it or left.
+   * The default does nothing (no hold was ever delivered: {@link #holdBegun} threw).
+   */
+  default CompletionStage<Void> holdEnded(long op) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
    * Whether this member may answer "definitely absent" now (fresh lease, complete filter). The two
    * conditions must be judged from one state: true only if a lease that was held while the filter
    * was complete still runs at a clock reading taken during this call. Reading a "complete" flag
    * and a lease end separately is not enough: a lapse between the reads can pair the old flag with
-   * the lease end written at or after the lapse.
+   * the lease end written at or after the lapse. False while a remote hold is open here ({@link
+   * RemoteWrites#holding()}), read before the lease.
    */
   boolean mayAnswerAbsent();
 }

@@ -3,9 +3,13 @@ package io.github.cuckooguard.spi;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -34,6 +38,16 @@ import java.util.function.Predicate;
  *       ({@link #releaseAll}, e.g. when its lease lapsed), every open remote enter ends as {@code
  *       visible()} and every open leave as {@code cancel()}: the outcome is unknown, and keeping a
  *       fingerprint is never wrong.
+ *   <li>A remote <b>hold</b> (a write of unknown keys on the origin: a bulk or native statement)
+ *       makes {@link #holding()} true until its release; the engine then answers "might contain"
+ *       for every key. The release marks this guard stale <em>before</em> the hold ends ({@link
+ *       #holdEnded}), so at every instant either the hold or the guard's pass-through is on, and
+ *       pass-through clears only when a rebuild that started after the release (after the write
+ *       committed, since the origin releases after its transaction completed) swapped in: its scan
+ *       sees the write's rows. A hold ends only by its release or by its origin leaving ({@link
+ *       #originLost}, which marks the guard stale first too); {@link #releaseAll} keeps holds,
+ *       since a member that lapsed and rejoins must still not answer "absent" before the write
+ *       committed. A release that overtakes its hold is remembered, and the late hold is dropped.
  * </ul>
  *
  * Duplicated begins (a redelivery) are applied once. Thread-safe.
@@ -47,6 +61,29 @@ public final class RemoteWrites<K> {
   private final CuckooGuard<K> guard;
   private final Map<Op, PendingEnter<K>> enters = new ConcurrentHashMap<>();
   private final Map<Op, PendingLeave<K>> leaves = new ConcurrentHashMap<>();
+
+  /** Open remote holds; changed under this object's monitor. */
+  private final Set<Op> holds = new HashSet<>();
+
+  /** Releases that arrived before their hold (bounded: oldest forgotten first). */
+  private final Set<Op> releasedEarly =
+      Collections.newSetFromMap(
+          new LinkedHashMap<>() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Op, Boolean> eldest) {
+              return size() > MAX_EARLY_RELEASES;
+            }
+          });
+
+  private static final int MAX_EARLY_RELEASES = 4096;
+
+  /** Origins that left: a hold of theirs that arrives late is dropped (nobody would release it). */
+  private final Set<String> lostOrigins = new HashSet<>();
+
+  /** {@code holds.size()}, for lock-free readers ({@link #holding()}). */
+  private volatile int holdCount;
 
   /** Applies remote writes to {@code guard}. */
   public RemoteWrites(CuckooGuard<K> guard) {
@@ -102,13 +139,69 @@ public final class RemoteWrites<K> {
   }
 
   /**
-   * Member {@code origin} left the group: its open enters end visible, its open leaves cancelled.
+   * Opens the hold {@code op} of {@code origin} (returns once applied): from now on {@link
+   * #holding()} is true until its release or its origin leaves. A redelivered hold is applied once;
+   * a hold whose release already arrived is dropped.
+   */
+  public synchronized void holdBegun(String origin, long op) {
+    Op hold = new Op(origin, op);
+    if (!releasedEarly.remove(hold) && !lostOrigins.contains(origin) && holds.add(hold)) {
+      holdCount = holds.size();
+    }
+  }
+
+  /**
+   * Releases the hold {@code op} of {@code origin}: marks the guard stale, then ends the hold, so
+   * that this member answers "absent" again only after a rebuild that started now (see the class
+   * comment). A release of a hold not applied here is remembered, so the hold, if it arrives late,
+   * is dropped.
+   */
+  public void holdEnded(String origin, long op, String reason) {
+    Op hold = new Op(origin, op);
+    synchronized (this) {
+      if (!holds.contains(hold)) {
+        releasedEarly.add(hold);
+        return;
+      }
+    }
+    guard.markStale(reason); // first: pass-through is on before the hold is off
+    synchronized (this) {
+      holds.remove(hold);
+      holdCount = holds.size();
+    }
+  }
+
+  /** Whether a remote hold is open here: the member must answer "might contain" for every key. */
+  public boolean holding() {
+    return holdCount > 0;
+  }
+
+  /**
+   * Member {@code origin} left the group: its open enters end visible, its open leaves cancelled;
+   * its holds end after the guard was marked stale (a rebuild that starts now sees what its writes
+   * committed before it left).
    */
   public void originLost(String origin) {
     endConservatively(op -> op.origin().equals(origin));
+    boolean had;
+    synchronized (this) {
+      lostOrigins.add(origin);
+      had = holds.stream().anyMatch(op -> op.origin().equals(origin));
+      releasedEarly.removeIf(op -> op.origin().equals(origin));
+    }
+    if (had) {
+      guard.markStale("member " + origin + " left the group while holding it stale");
+      synchronized (this) {
+        holds.removeIf(op -> op.origin().equals(origin));
+        holdCount = holds.size();
+      }
+    }
   }
 
-  /** Ends every open remote write conservatively (enters visible, leaves cancelled). */
+  /**
+   * Ends every open remote write conservatively (enters visible, leaves cancelled). Holds stay open
+   * (see the class comment).
+   */
   public void releaseAll() {
     endConservatively(op -> true);
   }

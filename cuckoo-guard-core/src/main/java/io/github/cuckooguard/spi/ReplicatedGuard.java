@@ -6,7 +6,9 @@ import io.github.cuckooguard.PendingLeave;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -31,6 +33,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       is a false positive.
  *   <li><b>Rollback, paired.</b> {@link Enter#abort()} removes the local fingerprint and sends the
  *       abort; each member that applied the begin removes exactly the copy it added.
+ *   <li><b>Writes of unknown keys, held.</b> {@link #hold} returns only when every other member
+ *       that can still answer "definitely absent" holds (answers "might contain" for every key);
+ *       the caller runs the write after that and calls {@link Hold#release()} after its transaction
+ *       completed. Each member then marks its guard stale before it stops holding, so it answers
+ *       "absent" again only after a rebuild from its own source that started after the commit
+ *       ({@link RemoteWrites#holdEnded}). The local guard is the caller's: it marks it stale before
+ *       the write and again after the commit, as without a group.
  * </ol>
  *
  * Thread-safe; the handles are single-use and owned by one thread at a time.
@@ -154,6 +163,70 @@ public final class ReplicatedGuard<K> {
       }
     }
     return new Leave<>(this, pending, op);
+  }
+
+  /**
+   * Holds every other member in pass-through for a write whose keys are unknown (a bulk or native
+   * statement): returns once every member that can still answer "definitely absent" answers "might
+   * contain" for every key until {@link Hold#release()}. Run the write after this returns; release
+   * after its transaction committed or rolled back (never before: a member's rebuild after the
+   * release must see the committed rows). The local guard is not touched: mark it stale yourself.
+   *
+   * @throws UnsupportedOperationException if the engine cannot hold the group; the write must not
+   *     run
+   * @throws GroupUnavailableException if the group could not be made safe in time; the members that
+   *     applied the hold are released and the write must not run
+   * @throws InterruptedException if interrupted while waiting; as above
+   */
+  public Hold hold() throws InterruptedException {
+    long op = ops.incrementAndGet();
+    boolean delivered = false;
+    try {
+      engine.holdBegun(op);
+      delivered = true;
+    } finally {
+      if (!delivered) {
+        engine.holdEnded(op); // the write does not run: releasing early is safe
+      }
+    }
+    return new Hold(engine, op);
+  }
+
+  /**
+   * A hold on every other member, from {@link #hold()}. {@link #release()} once; {@link #close()}
+   * releases unless it was released.
+   */
+  public static final class Hold implements AutoCloseable {
+    private final GroupEngine<?> engine;
+    private final long op;
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private Hold(GroupEngine<?> engine, long op) {
+      this.engine = engine;
+      this.op = op;
+    }
+
+    /**
+     * The write's transaction completed (committed or rolled back): every member marks its guard
+     * stale, then stops holding. Idempotent. The returned stage completes when the release was
+     * sent.
+     */
+    public CompletionStage<Void> release() {
+      if (!released.compareAndSet(false, true)) {
+        return CompletableFuture.completedFuture(null);
+      }
+      return engine.holdEnded(op);
+    }
+
+    /** Whether {@link #release()} was called. */
+    public boolean isReleased() {
+      return released.get();
+    }
+
+    @Override
+    public void close() {
+      release();
+    }
   }
 
   /**

@@ -64,4 +64,51 @@ class RemoteWritesTest {
     assertThat(remote.open()).isZero();
     assertThat(guard.inFlight()).isZero();
   }
+
+  @Test
+  void releasedHoldMarksTheGuardStaleBeforeItEnds() {
+    guard.rebuild().join();
+    assertThat(guard.isPassThrough()).isFalse();
+    remote.holdBegun("a", 1);
+    remote.holdBegun("a", 1); // redelivered: applied once
+    assertThat(remote.holding()).isTrue();
+    remote.releaseAll(); // a lapse keeps holds: the write may still be running
+    assertThat(remote.holding()).isTrue();
+    source.add(77L); // the write commits
+    CuckooGuard<Long> slow =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .expectedInsertions(1_000)
+            .fpp(0.001)
+            .executor(r -> {}) // rebuilds never run: pass-through stays on after the release
+            .keySource(action -> source.forEach(action))
+            .build();
+    RemoteWrites<Long> held = new RemoteWrites<>(slow);
+    held.holdBegun("a", 1);
+    held.holdEnded("a", 1, "released");
+    assertThat(held.holding()).isFalse();
+    assertThat(slow.isPassThrough()).as("not absent until a rebuild after the release").isTrue();
+    remote.holdEnded("a", 1, "released");
+    assertThat(remote.holding()).isFalse();
+    assertThat(guard.mightContain(77L)).as("the rebuild after the release saw the row").isTrue();
+  }
+
+  @Test
+  void releaseThatOvertakesItsHoldDropsTheLateHold() {
+    remote.holdEnded("a", 3, "released");
+    remote.holdBegun("a", 3);
+    assertThat(remote.holding()).isFalse();
+  }
+
+  @Test
+  void lostOriginEndsItsHoldsAfterMarkingStale() {
+    guard.rebuild().join();
+    remote.holdBegun("a", 1);
+    remote.holdBegun("b", 1);
+    remote.originLost("a");
+    assertThat(remote.holding()).as("b still holds").isTrue();
+    remote.holdEnded("b", 1, "released");
+    assertThat(remote.holding()).isFalse();
+    remote.holdBegun("a", 2); // late hold of a member that left: nobody would release it
+    assertThat(remote.holding()).isFalse();
+  }
 }

@@ -113,7 +113,9 @@ public final class CuckooGuardSettings {
    * entity (and tenant) joins the guards of the same name on the other members of that Hazelcast
    * cluster, so that several application instances on one database stay exact: an insert's enter is
    * acknowledged by every member at flush, before the commit; a delete leaves after the commit; a
-   * member answers "no such row" only while it holds a fresh lease from the group. Needs {@code
+   * member answers "no such row" only while it holds a fresh lease from the group; a bulk or native
+   * statement, stored procedure or upsert holds every member's guard of the entity in pass-through
+   * from before it runs until a rescan after its transaction completed. Needs {@code
    * cuckoo-guard-hazelcast} (and Hazelcast) on the class path; the guarantees and their assumptions
    * are those of {@code io.github.cuckooguard.cluster.hazelcast}. Without these settings nothing
    * changes and neither is needed.

@@ -10,9 +10,13 @@
  * or mark a guard stale after writing behind Hibernate's back.
  *
  * <p><b>Scope.</b> The guard is exact for writes made through the Hibernate session factories of
- * this JVM that carry the guard (single writer). Rows written by other applications, other JVMs,
- * database triggers or stored procedures are only seen after a rebuild: call {@link
- * io.github.cuckooguard.hibernate.HibernateCuckooGuards#markStale(Class)} when that happens.
+ * this JVM that carry the guard (single writer), or, with the {@code hibernate.cuckoo.cluster.*}
+ * settings, through those of every application instance in the cluster (their bulk and native
+ * statements included: see {@link
+ * io.github.cuckooguard.hibernate.CuckooGuardSettings#CLUSTER_PREFIX}). Rows written by other
+ * applications, JVMs outside the cluster or database triggers are only seen after a rebuild: call
+ * {@link io.github.cuckooguard.hibernate.HibernateCuckooGuards#markStale(Class)} (on every
+ * instance) when that happens.
  *
  * <p><b>What is and is not short-circuited.</b> Only {@code find}/{@code get}/{@code byId().load}
  * of a {@code Session} (load type GET) without a pessimistic lock, for an id that is neither in the

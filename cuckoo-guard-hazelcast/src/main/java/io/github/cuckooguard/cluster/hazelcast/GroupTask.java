@@ -40,7 +40,13 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
     /** Several ends: {@link #ops}[i] ends as {@link #ends}[i] (one of the four END_* kinds). */
     END_BATCH,
     RENEW,
-    JOIN
+    JOIN,
+    /**
+     * A write of unknown keys is about to run on the origin: answer "might contain" until released.
+     */
+    HOLD_STALE,
+    /** The write of hold {@link #op} completed: mark the guard stale, then end the hold. */
+    RELEASE_HOLD
   }
 
   final String group;

@@ -101,6 +101,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * Ends (visible/abort/gone/cancel) are sent without waiting, several in one END_BATCH while
    * an earlier batch is on its way; they are applied if the epoch matches, whatever the window,
    * since ending an applied begin is always paired.
+   *
+   * Holds (writes of unknown keys: a bulk or native statement). HOLD_STALE is delivered like a
+   * BEGIN (ack or revocation wait), so when holdBegun returns, every member that can still answer
+   * "absent" answers "might contain" for every key (mayAnswerAbsent reads RemoteWrites.holding()
+   * first). The hold's op is registered in entersInFlight like an enter's, so a member that missed
+   * it (revoked, lapsed) cannot complete a JOIN before the release: its rebuild would scan before
+   * the write commits. RELEASE_HOLD (GroupHolds) is applied at any epoch and marks the guard stale
+   * before the hold ends (RemoteWrites.holdEnded); it is retried until applied or the member left.
+   * A lapse keeps holds (releaseAll does not end them); a member that leaves ends its holds on
+   * every receiver through originLost, again after markStale.
    */
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
@@ -140,6 +150,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final LongSupplier clock;
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
+  private final GroupHolds holds;
 
   private final ReentrantReadWriteLock receiverLock = new ReentrantReadWriteLock();
   private volatile long epoch;
@@ -209,6 +220,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.leaseUntil = now;
     this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
+    this.holds = new GroupHolds(hazelcast, executor, name, self, leaseNanos);
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
           "a guard group named '"
@@ -283,6 +295,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    */
   @Override
   public boolean mayAnswerAbsent() {
+    if (remote.holding()) {
+      return false; // a write of unknown keys runs on another member (see holdBegun)
+    }
     long until = absentUntil; // first the field, then the clock: see absentUntil
     return clock.getAsLong() - until < 0;
   }
@@ -361,6 +376,37 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   @Override
   public CompletionStage<Void> leaveEnded(long op, boolean gone) {
     return deliverEnd(gone ? GroupTask.Kind.END_LEAVE_GONE : GroupTask.Kind.END_LEAVE_CANCEL, op);
+  }
+
+  /**
+   * Holds every other member in pass-through before a write of unknown keys; see the implementation
+   * notes (Holds) for why no member answers "absent" for a row it writes.
+   */
+  @Override
+  public void holdBegun(long op) throws InterruptedException {
+    synchronized (seqLock) {
+      entersInFlight.put(op, ++enterSeq); // a JOIN granted from now on waits for the release
+    }
+    long wire = holds.wireId(op);
+    deliverBegin(
+        GroupTask.Kind.HOLD_STALE,
+        ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+  }
+
+  @Override
+  public CompletionStage<Void> holdEnded(long op) {
+    entersInFlight.remove(op);
+    return holds.release(op);
+  }
+
+  /** Holds this member began and did not release yet. */
+  int openHolds() {
+    return holds.open();
+  }
+
+  /** Whether a hold of another member is open here (this member then passes through). */
+  boolean heldByAnotherMember() {
+    return remote.holding();
   }
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
@@ -636,6 +682,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         return grantJoin(task);
       case RENEW:
         return grantRenew(task);
+      case RELEASE_HOLD: // at any epoch and window: see GroupHolds
+        remote.holdEnded(
+            task.origin.toString(),
+            task.op,
+            "member " + task.origin + " released its hold (its write of unknown keys completed)");
+        return GroupTask.ACK;
       default:
         return apply(task);
     }
@@ -674,6 +726,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
           } else {
             remote.leaveBegun(origin, task.op, key);
           }
+          return GroupTask.ACK;
+        case HOLD_STALE:
+          if (clock.getAsLong() - acceptUntil >= 0) {
+            return GroupTask.NACK; // outside the window: the writer may already have waited us out
+          }
+          remote.holdBegun(origin, task.op);
           return GroupTask.ACK;
         case END_BATCH:
           {

@@ -21,8 +21,9 @@
  *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its {@link
  *       io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e, has
  *       swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
- *   <li>M answers "definitely absent" only if its filter is complete, its lease has not run out,
- *       and its local guard says so; otherwise "might contain".
+ *   <li>M answers "definitely absent" only if no other member's hold is open on M (guarantee 5),
+ *       its filter is complete, its lease has not run out, and its local guard says so; otherwise
+ *       "might contain".
  * </ul>
  *
  * <h2>Guarantees</h2>
@@ -45,6 +46,16 @@
  *       the same epoch. A lost or late leave is a false positive.
  *   <li><b>Rollback.</b> {@code abort()} removes the writer's fingerprint and, on every member that
  *       applied the begin, exactly the copy that begin added.
+ *   <li><b>Writes of unknown keys, held.</b> {@code ReplicatedGuard.hold()} (for a bulk or native
+ *       statement, whose rows no member is told one by one) is delivered like an enter (ack or
+ *       revocation wait); when it returns, every other member that can still answer "absent"
+ *       answers "might contain" for every key until the hold ends there. A member that did not
+ *       apply it cannot complete a JOIN while the hold is open (the grantor's JOIN drain waits for
+ *       it as for an open enter), so its rebuild cannot scan before the write commits. The hold
+ *       ends on a member only by its release (sent after the writer's transaction completed,
+ *       retried until applied or the member left) or by the writer leaving the cluster, and in both
+ *       cases only after the member's guard was marked stale: it answers "absent" again only after
+ *       a rebuild from its own source that started after the commit. A lapse does not end a hold.
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
  *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), and
  *       the first writes of a freshly joined group object wait one such lease.
@@ -61,8 +72,11 @@
  *       a writer on one side waits out the other side's leases as it last granted them, but the
  *       other side keeps renewing without it. Use Hazelcast's split-brain protection (quorum) or a
  *       single network segment. A member that Hazelcast removed is waited out like a silent one.
- *   <li>A4: every writer of the tracked set writes through the group (writes from elsewhere, such
- *       as SQL from another application, are outside the promise: {@code markStale} and a rebuild).
+ *   <li>A4: every writer of the tracked set writes through the group, with enters for the keys it
+ *       knows and a hold for writes whose keys it does not know (writes from elsewhere, such as SQL
+ *       from another application, are outside the promise: {@code markStale} and a rebuild on every
+ *       member). A held write whose transaction still commits after its member left the cluster (a
+ *       process that keeps running without its member) is a write from elsewhere.
  *   <li>A5: the guard has a {@link io.github.cuckooguard.KeySource}; without one a member never
  *       completes and passes through for good.
  *   <li>A6: keys are serializable by Hazelcast; the group name is the same on every member.
@@ -80,9 +94,10 @@
  * transaction's commit). Ends are sent without waiting, the first at once and those made while a
  * batch of ends is on its way together in the next (one message per member); there is no peer-dump
  * join (a joiner always rebuilds from its own source); an enter that stays open for longer than
- * lease / 3 delays other members' joins (they retry); ends lost in transit leave a remote key in
- * flight (a false positive, and a few bytes) until the writer's member leaves or the receiver
- * lapses.
+ * lease / 3 delays other members' joins (they retry), and so does an open hold, for as long as its
+ * write's transaction runs; a hold costs one round trip and a rebuild on every member after its
+ * release; ends lost in transit leave a remote key in flight (a false positive, and a few bytes)
+ * until the writer's member leaves or the receiver lapses.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;

@@ -33,12 +33,13 @@ final class Members implements AutoCloseable {
   private final String cluster = "cuckoo-guard-cluster-" + UUID.randomUUID();
 
   /**
-   * Ports 5900-5963 (or from {@code -Dcuckoo.test.hazelcast.port} on: a range of 64) belong to this
-   * module's tests; each cluster takes one of {@value #BLOCKS} blocks of {@value #PORTS}.
+   * Ports 5900-5963 (or from {@code -Dcuckoo.test.hazelcast.port} on: a range of 8 × {@code
+   * -Dcuckoo.test.hazelcast.blocks}, default 8 blocks) belong to this module's tests; each cluster
+   * takes one block of {@value #PORTS}.
    */
   static final int PORTS = 8;
 
-  static final int BLOCKS = 8;
+  static final int BLOCKS = Integer.getInteger("cuckoo.test.hazelcast.blocks", 8);
 
   private static final int FIRST_PORT = Integer.getInteger("cuckoo.test.hazelcast.port", 5900);
 

@@ -1,14 +1,18 @@
 package io.github.cuckooguard.hibernate.internal;
 
+import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.hibernate.HibernateException;
 import org.hibernate.Transaction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +35,20 @@ import org.jspecify.annotations.Nullable;
  * interceptor saw (autocommit, a session opened with its own interceptor, an unobserved JTA
  * transaction) holds the entity until the application says the change is done, through
  * HibernateCuckooGuards.markStale(entity).
+ *
+ * With a cluster the other application instances cannot see such a write either, so each one is
+ * held too (ReplicatedGuard.hold, one round trip per guard of the entity), once per transaction
+ * and entity, before the statement runs (the StatementInspector sees the SQL before it is
+ * executed; PRE_UPSERT comes before the upsert's statement). When the hold returns, every instance
+ * that can still answer "no such row" answers "might exist" for every id of the entity; one that
+ * did not acknowledge was waited out (its lease ran out) and cannot rejoin before the release. The
+ * release is sent where the local hold ends, after the local markStale that follows the commit or
+ * rollback; each instance then marks its guard stale before it stops holding, so it answers "no
+ * such row" again only after its own id scan that started after the commit. If the cluster cannot
+ * be held in time, the statement does not run (the inspector or the PRE_UPSERT listener throws).
+ * An instance that leaves the cluster before its transaction completes has its holds ended by the
+ * others (after markStale); a transaction that still commits after that, on a process that kept
+ * running without its member, is outside the promise, like a write from outside the group.
  * </pre>
  *
  * <p>Thread safety: all methods may be called from any thread; state changes under this object's
@@ -45,6 +63,15 @@ final class BulkWrites {
   private final Map<Transaction, Set<EntityGuards>> byTransaction = new IdentityHashMap<>();
   private final Map<EntityGuards, Integer> holds = new IdentityHashMap<>();
   private final Set<EntityGuards> untracked = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  /** The cluster holds of each transaction's statements, per entity (with a cluster only). */
+  private final Map<Transaction, Map<EntityGuards, List<ReplicatedGuard.Hold>>> groupHolds =
+      new IdentityHashMap<>();
+
+  /** The cluster holds of statements outside an observed transaction, until markStale(entity). */
+  private final Map<EntityGuards, List<ReplicatedGuard.Hold>> untrackedGroupHolds =
+      new IdentityHashMap<>();
+
   private final SessionReleases releases;
   private final TransactionEnds transactionEnds;
 
@@ -67,17 +94,23 @@ final class BulkWrites {
     }
     openTransactions.get().remove(transaction);
     Set<EntityGuards> released;
+    Map<EntityGuards, List<ReplicatedGuard.Hold>> group;
     synchronized (this) {
       released = byTransaction.remove(transaction);
-      if (released == null) {
-        return;
-      }
-      for (EntityGuards entity : released) {
-        release(entity, 1);
+      group = groupHolds.remove(transaction);
+      if (released != null) {
+        for (EntityGuards entity : released) {
+          release(entity, 1);
+        }
       }
     }
-    for (EntityGuards entity : released) {
-      entity.markStale("the transaction of a bulk or native statement on its tables completed");
+    if (released != null) {
+      for (EntityGuards entity : released) {
+        entity.markStale("the transaction of a bulk or native statement on its tables completed");
+      }
+    }
+    if (group != null) { // after the commit or rollback: every instance rescans after this
+      group.values().forEach(BulkWrites::releaseGroup);
     }
   }
 
@@ -88,18 +121,27 @@ final class BulkWrites {
   void statement(Collection<EntityGuards> affected, String reason) {
     // Hold first, then mark stale: a rebuild requested by markStale must already see the hold.
     Transaction transaction = currentTransaction();
+    List<EntityGuards> toHoldInGroup = new ArrayList<>();
     synchronized (this) {
       if (transaction != null) {
         Set<EntityGuards> entities =
             byTransaction.computeIfAbsent(
                 transaction, t -> Collections.newSetFromMap(new IdentityHashMap<>()));
+        Map<EntityGuards, List<ReplicatedGuard.Hold>> heldInGroup =
+            groupHolds.getOrDefault(transaction, Map.of());
         for (EntityGuards entity : affected) {
           if (entities.add(entity)) {
             holds.merge(entity, 1, Integer::sum);
           }
+          if (!heldInGroup.containsKey(entity)) { // not yet, or an earlier attempt failed
+            toHoldInGroup.add(entity);
+          }
         }
       } else {
         for (EntityGuards entity : affected) {
+          if (!untrackedGroupHolds.containsKey(entity)) {
+            toHoldInGroup.add(entity);
+          }
           if (untracked.add(entity)) {
             LOGGER.log(
                 Level.WARNING,
@@ -118,6 +160,78 @@ final class BulkWrites {
     for (EntityGuards entity : affected) {
       entity.markStale(reason);
     }
+    for (EntityGuards entity : toHoldInGroup) {
+      List<ReplicatedGuard.Hold> taken = holdGroup(entity, reason); // throws: the statement fails
+      if (taken.isEmpty()) {
+        continue; // no cluster
+      }
+      boolean recorded;
+      synchronized (this) {
+        if (transaction != null) {
+          recorded = byTransaction.containsKey(transaction); // else it completed meanwhile (JTA)
+          if (recorded) {
+            groupHolds
+                .computeIfAbsent(transaction, t -> new IdentityHashMap<>())
+                .merge(entity, taken, BulkWrites::concat);
+          }
+        } else {
+          untrackedGroupHolds.merge(entity, taken, BulkWrites::concat);
+          recorded = true;
+        }
+      }
+      if (!recorded) {
+        releaseGroup(taken);
+      }
+    }
+  }
+
+  /**
+   * Holds every other application instance's guards of {@code entity} (every tenant guard that
+   * exists here) in pass-through; an empty list without a cluster.
+   *
+   * @throws HibernateException if the cluster could not be held in time (the holds taken so far are
+   *     released): the write must not run
+   */
+  private static List<ReplicatedGuard.Hold> holdGroup(EntityGuards entity, String reason) {
+    List<ReplicatedGuard.Hold> taken = new ArrayList<>();
+    try {
+      for (TenantGuard guard : entity.all()) {
+        ReplicatedGuard<Object> replicated = guard.replicated();
+        if (replicated != null) {
+          taken.add(replicated.hold());
+        }
+      }
+    } catch (InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      releaseGroup(taken); // the write does not run: releasing now is safe
+      throw new HibernateException(
+          "the cluster could not be held in pass-through for "
+              + entity.entityName()
+              + " before a write it cannot see ("
+              + reason
+              + "); the write must not run",
+          e);
+    }
+    return taken;
+  }
+
+  private static void releaseGroup(List<ReplicatedGuard.Hold> taken) {
+    for (ReplicatedGuard.Hold hold : taken) {
+      try {
+        hold.release();
+      } catch (RuntimeException e) {
+        LOGGER.log(Level.WARNING, "could not release a cluster hold", e);
+      }
+    }
+  }
+
+  private static List<ReplicatedGuard.Hold> concat(
+      List<ReplicatedGuard.Hold> a, List<ReplicatedGuard.Hold> b) {
+    List<ReplicatedGuard.Hold> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
   }
 
   /**
@@ -126,6 +240,7 @@ final class BulkWrites {
    */
   void holdForTransaction(
       EntityGuards entity, SharedSessionContractImplementor session, String reason) {
+    List<ReplicatedGuard.Hold> group = holdGroup(entity, reason); // first: it may throw
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
@@ -133,6 +248,7 @@ final class BulkWrites {
         () -> {
           release(entity, 1);
           entity.markStale(reason + " (its transaction completed)");
+          releaseGroup(group);
         };
     transactionEnds.after(session, completed, completed);
     entity.markStale(reason);
@@ -148,6 +264,7 @@ final class BulkWrites {
    */
   void holdUntilSessionEnds(
       EntityGuards entity, SharedSessionContractImplementor session, String reason) {
+    List<ReplicatedGuard.Hold> group = holdGroup(entity, reason); // first: it may throw
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
     }
@@ -158,12 +275,16 @@ final class BulkWrites {
           public void committed() {
             release(entity, 1);
             entity.markStale(reason + " (its session ended and gave its connection back)");
+            releaseGroup(group);
           }
 
           @Override
           public void unknown() {
             synchronized (BulkWrites.this) {
               untracked.add(entity);
+              if (!group.isEmpty()) {
+                untrackedGroupHolds.merge(entity, group, BulkWrites::concat);
+              }
             }
             release(entity, 1);
             LOGGER.log(
@@ -192,9 +313,19 @@ final class BulkWrites {
     return holds.containsKey(entity) || untracked.contains(entity);
   }
 
-  /** The application says every change to {@code entity} is committed: lifts untracked holds. */
-  synchronized void release(EntityGuards entity) {
-    untracked.remove(entity);
+  /**
+   * The application says every change to {@code entity} is committed: lifts untracked holds, here
+   * and on the other application instances.
+   */
+  void release(EntityGuards entity) {
+    List<ReplicatedGuard.Hold> group;
+    synchronized (this) {
+      untracked.remove(entity);
+      group = untrackedGroupHolds.remove(entity);
+    }
+    if (group != null) {
+      releaseGroup(group);
+    }
   }
 
   private @Nullable Transaction currentTransaction() {

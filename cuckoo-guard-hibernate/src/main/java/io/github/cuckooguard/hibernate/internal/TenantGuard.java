@@ -126,6 +126,11 @@ final class TenantGuard implements KeySource<Object> {
     return entity;
   }
 
+  /** The guard's group on the other application instances, or null without a cluster. */
+  @Nullable ReplicatedGuard<Object> replicated() {
+    return replicated;
+  }
+
   CuckooGuard<Object> guard() {
     return guard;
   }
