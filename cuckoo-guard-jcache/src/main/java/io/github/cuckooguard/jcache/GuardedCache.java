@@ -8,6 +8,7 @@ import io.github.cuckooguard.GuardStats;
 import io.github.cuckooguard.jcache.internal.CacheContext;
 import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
+import io.github.cuckooguard.jcache.internal.Groups;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
 import io.github.cuckooguard.jcache.internal.NativeKeys;
@@ -171,7 +172,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    * while a cache that held entries is first read, after a failed rebuild).
    */
   public boolean isPassThrough() {
-    return guard.guard().isPassThrough();
+    return guard.isPassThrough();
   }
 
   /**
@@ -397,11 +398,32 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(
       Cache<K, V> cache, CacheGuard<K> guard, @Nullable GuardedCacheManager manager) {
+    return wrapExisting(cache, guard, manager, false, null);
+  }
+
+  /**
+   * As {@link #wrapExisting(Cache, CacheGuard, GuardedCacheManager)}; with {@code group}, a cache
+   * of a Hazelcast member joins the guard group of its cache on the cluster instead of registering
+   * a listener ({@link Groups}).
+   */
+  static <K, V> GuardedCache<K, V> wrapExisting(
+      Cache<K, V> cache,
+      CacheGuard<K> guard,
+      @Nullable GuardedCacheManager manager,
+      boolean group,
+      java.time.@Nullable Duration lease) {
     boolean hazelcast = NativeKeys.isHazelcast(cache);
+    attach(cache, guard);
+    if (group && !cache.isClosed() && Groups.join(cache, guard, lease)) {
+      // Every member's writes through its guarded cache reach this guard as the group's messages,
+      // before they are visible; no listener, so no event adds a second copy of a key and no write
+      // of the application waits on the guard. The group's join rebuilds from the cache's keys
+      // (the partitions', HazelcastKeys) and passes through until then.
+      return new GuardedCache<>(cache, guard, manager);
+    }
     if (hazelcast) {
       guard.asynchronousEvents();
     }
-    attach(cache, guard);
     if (cache.isClosed()) {
       // A provider may hand out a cache that is already closed (Hazelcast, for a cache destroyed
       // through another manager). Every call of the guarded cache then fails as the provider's

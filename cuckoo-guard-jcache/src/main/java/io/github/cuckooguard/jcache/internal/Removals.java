@@ -1,6 +1,5 @@
 package io.github.cuckooguard.jcache.internal;
 
-import io.github.cuckooguard.PendingLeave;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -38,7 +37,7 @@ public final class Removals<K, V> {
 
   /** Runs a removal of {@code key} under an announced leave; {@code removed} reads its result. */
   private <T> T leaving(K key, Supplier<T> call, Predicate<? super T> removed) {
-    PendingLeave<K> leave = guard.announceLeave(key);
+    CacheGuard.Leave<K> leave = guard.announceLeave(key);
     T result;
     try {
       result = call.get();
@@ -124,13 +123,32 @@ public final class Removals<K, V> {
         maybe.add(key);
       }
     }
-    if (!maybe.isEmpty()) {
-      cache.removeAll(maybe.size() == keys.size() ? keys : maybe);
+    if (maybe.isEmpty()) {
+      return;
     }
+    if (guard.callsFollowLeaves()) {
+      // One removal per key, each under its own announced leave and ended by its own result, so
+      // that a leave is completed only for a key this call removed. Without a writer and with
+      // statistics off (guardAnswersRemovals) that is what removeAll does, key by key: the same
+      // Removed events, nothing counted.
+      for (K key : maybe) {
+        leaving(key, () -> cache.remove(key), Boolean::booleanValue);
+      }
+      return;
+    }
+    cache.removeAll(maybe.size() == keys.size() ? keys : maybe);
   }
 
+  /**
+   * Removes every entry. Where the provider's own events are not followed, the guard then answers
+   * "might be present" until a rebuild has read the cache again, which drops the removed keys'
+   * fingerprints (marked once the removal is visible, the core's rule for stale guards).
+   */
   public void removeAll() {
     cache.removeAll();
+    if (!guard.followsRemovals()) {
+      guard.guard().markStale("removeAll() of cache '" + cache.getName() + "'");
+    }
   }
 
   /**
