@@ -104,7 +104,16 @@ import org.jspecify.annotations.Nullable;
  *       Ehcache's store, a Hazelcast member's partitions, in bulk), which is no JCache access: no
  *       access expiry, no hits. Elsewhere they iterate the wrapped cache ({@link
  *       Cache#iterator()}), which JCache counts as an access of every entry.
- *   <li><b>Hazelcast</b>: the guard's listener is asynchronous, so no write waits on it; a write
+ *   <li><b>Hazelcast</b>: a cache of a member obtained through {@link GuardedCacheManager} joins
+ *       the guard group of its cache on the cluster (with {@code cuckoo-guard-hazelcast} on the
+ *       class path, unless the setting {@value GuardSettings#CLUSTER} is false): every write
+ *       through a guarded cache on any member begins its enter on every member before the provider
+ *       call and waits for the group, every removal through it announces its leave on every member
+ *       first and ends it by the call's result, a member answers "absent" only while it holds the
+ *       group's lease, and no listener is registered; expiry and eviction are not paired, a rebuild
+ *       drops their fingerprints once they exceed the entries by 2 %. If the group cannot take a
+ *       write in time the call throws {@link javax.cache.CacheException} and changes nothing.
+ *       Outside a group the guard's listener is asynchronous, so no write waits on it; a write
  *       through this object ends its enter visible whenever the key is in the cache after the call.
  * </ul>
  *

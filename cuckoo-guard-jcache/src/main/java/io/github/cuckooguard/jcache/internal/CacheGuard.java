@@ -39,11 +39,20 @@ import org.jspecify.annotations.Nullable;
  *   on another provider that reports         provider call; removed ? leave.gone() : leave.cancel()
  *   events before return (the RI; Caffeine
  *   caches wrapped with wrapExisting)
+ *   removeAll(keys) key by key, invoke       the same, ended by each key's own result; invoke runs
+ *   (there, and in a group)                  in an {@link ExistenceProbe} (exists before/after)
+ * a Hazelcast member's cache in a guard     enter = group.beginEnter(k) before the call: returns
+ *   group ({@link #joinedGroup})             once every member applied it (or cannot answer
+ *                                            absent); ends visible if the call created the entry
+ *                                            or cannot say, aborted if it says it did not; leave =
+ *                                            group.beginLeave(k) before a removal, gone() only if
+ *                                            the call removed the entry; no listener; expiry and
+ *                                            eviction leave by {@link Compaction} (a rebuild)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
- *   removeAll, invoke, clear, other          (Hazelcast: no safe pairing, see the module README)
- *   processes, every Hazelcast removal)
- * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
- *                                            visible if the key is in the cache, else abort
+ *   clear, other processes, Hazelcast        (removeAll() and clear() make the guard rebuild)
+ *   outside a group)
+ * Hazelcast outside a group (asynchronous   enter = guard.beginEnter(k) before the call; after it
+ *   listener)                                visible if the key is in the cache, else abort
  * key source                                the provider's own keys where known ({@link NativeKeys}:
  *                                            Ehcache's store, Hazelcast's partitions), else every key
  *                                            the cache's iterator returns
@@ -94,9 +103,17 @@ import org.jspecify.annotations.Nullable;
  * call's enter while the enter is still in flight; the enter then ends visible with its copy taken,
  * for an entry that is gone: no copy for no key.
  *
+ * <p><b>In a guard group</b> the same arguments hold on every member, through the group's engine
+ * rule 1 ({@link GroupEngine}): an enter or leave announcement is applied on every member that can
+ * still answer "absent" before the provider call. An enter is aborted only when the call itself
+ * says that it created nothing, so every visible entry keeps the copy of the enter that made it
+ * visible, and a removal that the call reports takes exactly that copy (a racing write's presence
+ * check is never used: it could abort a copy a removal had already taken).
+ *
  * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is marked
  * stale (pass-through until a rebuild succeeds), again once the call made its key visible, and the
- * failure is logged.
+ * failure is logged. In a group it does fail the call ({@code CacheException}, nothing written):
+ * another member could still answer "absent" for the key.
  *
  * <p>Thread safety: all methods may be called concurrently; each {@link Write} is used by one call.
  *

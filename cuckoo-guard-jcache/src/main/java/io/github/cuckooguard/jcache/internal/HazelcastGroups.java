@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * ({@link HazelcastGuardGroup} of {@code cuckoo-guard-hazelcast}): the group is named after the
  * cache's full name in the cluster ({@code CacheProxy.getPrefixedName()}: URI and class-loader
  * scope included), so the guarded caches of one cache on every member form one replicated guard.
+ * Expiry and eviction are not paired there (see {@link Compaction}, which bounds their leak).
  * Loaded only through {@link Groups}, once Hazelcast's and the cluster module's classes are known
  * to be there (both are optional dependencies).
  */
@@ -51,7 +52,17 @@ final class HazelcastGroups {
               + "'); close that one first, or use one guarded manager per member",
           e);
     }
-    guard.joinedGroup(group.guard(), group, group::close);
+    java.util.function.LongSupplier size = HazelcastKeys.sizeOf(cache);
+    Compaction compaction = size != null ? new Compaction(guard.guard(), size) : null;
+    guard.joinedGroup(
+        group.guard(),
+        group,
+        () -> {
+          if (compaction != null) {
+            compaction.close();
+          }
+          group.close();
+        });
     return true;
   }
 }

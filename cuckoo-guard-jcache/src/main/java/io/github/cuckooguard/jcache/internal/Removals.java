@@ -14,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * call). Where the provider's own events are followed ({@link CaffeineRemovals}, {@link
  * EhcacheRemovals}) every removal leaves the guard there, and nothing here announces a leave.
  * Elsewhere a removal of one key that reports what it removed ({@code remove}, {@code remove(key,
- * value)}, {@code getAndRemove}) is followed by the guard on providers where that is safe ({@link
- * CacheGuard#announceLeave}); {@code removeAll} and {@code clear} are not (their keys' fingerprints
- * stay until a rebuild), and {@code clear}, which fires no events, also makes the guard rebuild.
+ * value)}, {@code getAndRemove}) is followed by the guard where that is safe ({@link
+ * CacheGuard#callsFollowLeaves}: in a guard group, on every member; on providers whose creations
+ * report their events before returning), and so is {@code removeAll(keys)} without a writer and
+ * with statistics off, key by key; {@code removeAll()} and {@code clear} make the guard rebuild.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
