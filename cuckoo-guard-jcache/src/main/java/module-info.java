@@ -11,11 +11,13 @@ module io.github.cuckooguard.jcache {
   requires static org.jspecify;
 
   // Optional, each used only when the wrapped provider is that one (detected by class name):
-  // Caffeine's JCache provider, Ehcache 3 and a Hazelcast member.
+  // Caffeine's JCache provider, Ehcache 3 and a Hazelcast member (with the cluster module).
   requires static com.github.benmanes.caffeine;
   requires static com.github.benmanes.caffeine.jcache;
   requires static ehcache; // derived name: ehcache 3.12.0 declares none
   requires static com.hazelcast.core;
+  // The cluster module: a cache over a Hazelcast member joins the guard group of its cache.
+  requires static io.github.cuckooguard.cluster.hazelcast;
 
   // The delegate provider is the one other CachingProvider registered for the class loader.
   // GuardedCachingProvider is not itself provided: it would make that provider ambiguous.

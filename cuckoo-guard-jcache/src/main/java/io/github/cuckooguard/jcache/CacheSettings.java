@@ -8,6 +8,7 @@ import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,14 +23,20 @@ import org.jspecify.annotations.Nullable;
  * layers (per cache, then for all caches; each in the manager's properties, then in the system
  * properties), each checked by {@link GuardSpec#parse}, then merged setting by setting.
  */
-record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
+record CacheSettings(
+    GuardSpec spec, Funnel<Object> funnel, boolean cluster, @Nullable Duration clusterLease) {
 
   private static final Logger LOGGER = System.getLogger(CacheSettings.class.getName());
 
   /** Names under the prefixes that this adapter reads itself (after the prefix). */
   @SuppressWarnings("deprecation")
   private static final Set<String> ADAPTER_NAMES =
-      Set.of(GuardSettings.FUNNEL, GuardSettings.EXPECTED_ENTRIES, "delegate");
+      Set.of(
+          GuardSettings.FUNNEL,
+          GuardSettings.EXPECTED_ENTRIES,
+          "delegate",
+          GuardSettings.CLUSTER,
+          GuardSettings.CLUSTER_LEASE);
 
   /** One layer: the settings found under one prefix in one set of properties. */
   private record Layer(String prefix, String source, Map<String, String> settings) {}
@@ -49,6 +56,7 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
         new LinkedHashMap<>(); // canonical name -> value; the first layer wins
     String funnel = null;
     String funnelName = null;
+    Map<String, String[]> adapter = new HashMap<>(); // canonical -> value, property, source
     for (Layer layer : layers) {
       check(layer);
       for (Map.Entry<String, String> e : layer.settings().entrySet()) {
@@ -62,6 +70,11 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
             funnel = e.getValue();
             funnelName = e.getKey() + " (" + layer.source() + ")";
           }
+          continue;
+        }
+        if (canonical.equals(canonical(GuardSettings.CLUSTER))
+            || canonical.equals(canonical(GuardSettings.CLUSTER_LEASE))) {
+          adapter.putIfAbsent(canonical, new String[] {e.getValue(), e.getKey(), layer.source()});
           continue;
         }
         if (canonical.equals("expectedentries")) {
@@ -80,7 +93,43 @@ record CacheSettings(GuardSpec spec, Funnel<Object> funnel) {
         GuardSpec.parse(merged, "", Set.of()),
         funnel == null || funnelName == null
             ? ObjectFunnel.INSTANCE
-            : loadFunnel(funnelName, funnel, classLoader));
+            : loadFunnel(funnelName, funnel, classLoader),
+        cluster(adapter.get(canonical(GuardSettings.CLUSTER))),
+        lease(adapter.get(canonical(GuardSettings.CLUSTER_LEASE))));
+  }
+
+  private static boolean cluster(String @Nullable [] setting) {
+    if (setting == null) {
+      return GuardSettings.DEFAULT_CLUSTER;
+    }
+    String value = setting[0].trim().toLowerCase(Locale.ROOT);
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException(
+          setting[1] + " (" + setting[2] + ") must be true or false, not '" + setting[0] + "'");
+    }
+    return Boolean.parseBoolean(value);
+  }
+
+  private static @Nullable Duration lease(String @Nullable [] setting) {
+    if (setting == null) {
+      return null;
+    }
+    long millis;
+    try {
+      millis = Long.parseLong(setting[0].trim());
+    } catch (NumberFormatException e) {
+      millis = -1;
+    }
+    if (millis < 30) {
+      throw new IllegalArgumentException(
+          setting[1]
+              + " ("
+              + setting[2]
+              + ") must be a number of milliseconds, at least 30, not '"
+              + setting[0]
+              + "'");
+    }
+    return Duration.ofMillis(millis);
   }
 
   /**

@@ -74,5 +74,25 @@ public final class GuardSettings {
    */
   public static final String FUNNEL = "funnel";
 
+  /**
+   * Setting: whether a cache of a Hazelcast member joins the guard group of its cache on the
+   * cluster ({@code true} or {@code false}; default {@value #DEFAULT_CLUSTER}). Takes effect only
+   * when {@code cuckoo-guard-hazelcast} is on the class path and the wrapped provider is
+   * Hazelcast's member provider; see {@link GuardedCache}. Every member that writes the cache must
+   * have the same setting: a member outside the group writes outside the promise.
+   */
+  public static final String CLUSTER = "cluster";
+
+  /** Default of {@link #CLUSTER}. */
+  public static final boolean DEFAULT_CLUSTER = true;
+
+  /**
+   * Setting: the lease of a cache's guard group, in milliseconds (default: the cluster module's,
+   * {@code HazelcastGuardGroup.DEFAULT_LEASE_MILLIS}; at least 30): how long a member answers
+   * "definitely absent" after its last renewal; a write waits at most about one and a half leases
+   * for a member that stopped answering.
+   */
+  public static final String CLUSTER_LEASE = "cluster-lease";
+
   private GuardSettings() {}
 }

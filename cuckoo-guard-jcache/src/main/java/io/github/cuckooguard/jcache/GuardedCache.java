@@ -8,6 +8,7 @@ import io.github.cuckooguard.GuardStats;
 import io.github.cuckooguard.jcache.internal.CacheContext;
 import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
+import io.github.cuckooguard.jcache.internal.Groups;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
 import io.github.cuckooguard.jcache.internal.NativeKeys;
@@ -103,7 +104,16 @@ import org.jspecify.annotations.Nullable;
  *       Ehcache's store, a Hazelcast member's partitions, in bulk), which is no JCache access: no
  *       access expiry, no hits. Elsewhere they iterate the wrapped cache ({@link
  *       Cache#iterator()}), which JCache counts as an access of every entry.
- *   <li><b>Hazelcast</b>: the guard's listener is asynchronous, so no write waits on it; a write
+ *   <li><b>Hazelcast</b>: a cache of a member obtained through {@link GuardedCacheManager} joins
+ *       the guard group of its cache on the cluster (with {@code cuckoo-guard-hazelcast} on the
+ *       class path, unless the setting {@value GuardSettings#CLUSTER} is false): every write
+ *       through a guarded cache on any member begins its enter on every member before the provider
+ *       call and waits for the group, every removal through it announces its leave on every member
+ *       first and ends it by the call's result, a member answers "absent" only while it holds the
+ *       group's lease, and no listener is registered; expiry and eviction are not paired, a rebuild
+ *       drops their fingerprints once they exceed the entries by 2 %. If the group cannot take a
+ *       write in time the call throws {@link javax.cache.CacheException} and changes nothing.
+ *       Outside a group the guard's listener is asynchronous, so no write waits on it; a write
  *       through this object ends its enter visible whenever the key is in the cache after the call.
  * </ul>
  *
@@ -171,7 +181,7 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    * while a cache that held entries is first read, after a failed rebuild).
    */
   public boolean isPassThrough() {
-    return guard.guard().isPassThrough();
+    return guard.isPassThrough();
   }
 
   /**
@@ -397,11 +407,32 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(
       Cache<K, V> cache, CacheGuard<K> guard, @Nullable GuardedCacheManager manager) {
+    return wrapExisting(cache, guard, manager, false, null);
+  }
+
+  /**
+   * As {@link #wrapExisting(Cache, CacheGuard, GuardedCacheManager)}; with {@code group}, a cache
+   * of a Hazelcast member joins the guard group of its cache on the cluster instead of registering
+   * a listener ({@link Groups}).
+   */
+  static <K, V> GuardedCache<K, V> wrapExisting(
+      Cache<K, V> cache,
+      CacheGuard<K> guard,
+      @Nullable GuardedCacheManager manager,
+      boolean group,
+      java.time.@Nullable Duration lease) {
     boolean hazelcast = NativeKeys.isHazelcast(cache);
+    attach(cache, guard);
+    if (group && !cache.isClosed() && Groups.join(cache, guard, lease)) {
+      // Every member's writes through its guarded cache reach this guard as the group's messages,
+      // before they are visible; no listener, so no event adds a second copy of a key and no write
+      // of the application waits on the guard. The group's join rebuilds from the cache's keys
+      // (the partitions', HazelcastKeys) and passes through until then.
+      return new GuardedCache<>(cache, guard, manager);
+    }
     if (hazelcast) {
       guard.asynchronousEvents();
     }
-    attach(cache, guard);
     if (cache.isClosed()) {
       // A provider may hand out a cache that is already closed (Hazelcast, for a cache destroyed
       // through another manager). Every call of the guarded cache then fails as the provider's

@@ -119,7 +119,8 @@ public final class GuardedCacheManager implements CacheManager {
       GuardedCache.attach(cache, guard);
       return new GuardedCache<>(cache, guard, this);
     }
-    return GuardedCache.wrapExisting(cache, guard, this);
+    return GuardedCache.wrapExisting(
+        cache, guard, this, settings.cluster(), settings.clusterLease());
   }
 
   /**
@@ -159,9 +160,13 @@ public final class GuardedCacheManager implements CacheManager {
               if (existing != null && existing.delegate() == cache && !existing.isClosed()) {
                 return existing;
               }
+              if (existing != null) {
+                existing.closeGuard(); // it leaves its group before the new guard joins
+              }
               CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
               CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
-              return GuardedCache.wrapExisting(cache, guard, this);
+              return GuardedCache.wrapExisting(
+                  cache, guard, this, settings.cluster(), settings.clusterLease());
             });
   }
 

@@ -1,6 +1,5 @@
 package io.github.cuckooguard.jcache.internal;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -183,6 +182,26 @@ public final class CacheContext<K, V> {
     return result;
   }
 
+  /**
+   * As {@link #write(Object, Supplier, Predicate)} for a call whose result says exactly whether it
+   * created the entry ({@code putIfAbsent}, {@code getAndPut}).
+   *
+   * @param created tells from the call's result whether the call created the entry
+   */
+  <T> T write(
+      K key, Supplier<T> call, Predicate<? super T> leftPresent, Predicate<? super T> created) {
+    CacheGuard.Write<K> write = guard.beginWrite(key);
+    T result;
+    try {
+      result = call.get();
+    } catch (RuntimeException | Error e) {
+      guard.keepWrite(write);
+      throw e;
+    }
+    guard.endWrite(write, created.test(result), () -> leftPresent.test(result));
+    return result;
+  }
+
   /** Runs {@code call}, which may create entries of {@code keys}, as a write of every key. */
   <T> T writeAll(
       Collection<? extends K> keys, Supplier<T> call, KeyPresence<K, ? super T> leftPresent) {
@@ -202,11 +221,7 @@ public final class CacheContext<K, V> {
 
   /** Begins a write of every one of {@code keys}. */
   List<CacheGuard.Write<K>> beginAll(Collection<? extends K> keys) {
-    List<CacheGuard.Write<K>> writes = new ArrayList<>(keys.size());
-    for (K key : keys) {
-      writes.add(guard.beginWrite(key));
-    }
-    return writes;
+    return guard.beginWrites(keys);
   }
 
   /**

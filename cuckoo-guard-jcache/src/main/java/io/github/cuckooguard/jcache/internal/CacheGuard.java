@@ -3,11 +3,18 @@ package io.github.cuckooguard.jcache.internal;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
+import io.github.cuckooguard.spi.GroupEngine;
+import io.github.cuckooguard.spi.GroupUnavailableException;
+import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import javax.cache.Cache;
+import javax.cache.CacheException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,11 +39,20 @@ import org.jspecify.annotations.Nullable;
  *   on another provider that reports         provider call; removed ? leave.gone() : leave.cancel()
  *   events before return (the RI; Caffeine
  *   caches wrapped with wrapExisting)
+ *   removeAll(keys) key by key, invoke       the same, ended by each key's own result; invoke runs
+ *   (there, and in a group)                  in an {@link ExistenceProbe} (exists before/after)
+ * a Hazelcast member's cache in a guard     enter = group.beginEnter(k) before the call: returns
+ *   group ({@link #joinedGroup})             once every member applied it (or cannot answer
+ *                                            absent); ends visible if the call created the entry
+ *                                            or cannot say, aborted if it says it did not; leave =
+ *                                            group.beginLeave(k) before a removal, gone() only if
+ *                                            the call removed the entry; no listener; expiry and
+ *                                            eviction leave by {@link Compaction} (a rebuild)
  * any other removal (expiry, eviction,      nothing: the fingerprint stays until the next rebuild
- *   removeAll, invoke, clear, other          (Hazelcast: no safe pairing, see the module README)
- *   processes, every Hazelcast removal)
- * Hazelcast (asynchronous listener)         enter = guard.beginEnter(k) before the call; after it
- *                                            visible if the key is in the cache, else abort
+ *   clear, other processes, Hazelcast        (removeAll() and clear() make the guard rebuild)
+ *   outside a group)
+ * Hazelcast outside a group (asynchronous   enter = guard.beginEnter(k) before the call; after it
+ *   listener)                                visible if the key is in the cache, else abort
  * key source                                the provider's own keys where known ({@link NativeKeys}:
  *                                            Ehcache's store, Hazelcast's partitions), else every key
  *                                            the cache's iterator returns
@@ -87,9 +103,17 @@ import org.jspecify.annotations.Nullable;
  * call's enter while the enter is still in flight; the enter then ends visible with its copy taken,
  * for an entry that is gone: no copy for no key.
  *
+ * <p><b>In a guard group</b> the same arguments hold on every member, through the group's engine
+ * rule 1 ({@link GroupEngine}): an enter or leave announcement is applied on every member that can
+ * still answer "absent" before the provider call. An enter is aborted only when the call itself
+ * says that it created nothing, so every visible entry keeps the copy of the enter that made it
+ * visible, and a removal that the call reports takes exactly that copy (a racing write's presence
+ * check is never used: it could abort a copy a removal had already taken).
+ *
  * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is marked
  * stale (pass-through until a rebuild succeeds), again once the call made its key visible, and the
- * failure is logged.
+ * failure is logged. In a group it does fail the call ({@code CacheException}, nothing written):
+ * another member could still answer "absent" for the key.
  *
  * <p>Thread safety: all methods may be called concurrently; each {@link Write} is used by one call.
  *
@@ -118,6 +142,15 @@ public final class CacheGuard<K> {
 
   /** Whether Created events arrive after the writes return ({@link #asynchronousEvents}). */
   private volatile boolean asynchronousEvents;
+
+  /**
+   * The guard group this guard joined ({@link #joinedGroup}: a Hazelcast member's cache), or null.
+   * Set once before the cache is handed out.
+   */
+  private volatile @Nullable ReplicatedGuard<K> group;
+
+  private volatile @Nullable GroupEngine<K> engine;
+  private volatile @Nullable AutoCloseable groupCloser;
 
   /** Deregisters a listener registered outside JCache ({@link #onClose}). */
   private volatile @Nullable Runnable closer;
@@ -202,6 +235,45 @@ public final class CacheGuard<K> {
     this.asynchronousEvents = true;
   }
 
+  /**
+   * This guard joined a guard group ({@code engine}, e.g. the Hazelcast one; {@code replicated} its
+   * writer's view of this guard): from now on every write through the guarded cache begins its
+   * enter on every member before the provider call and waits for the group ({@link
+   * ReplicatedGuard#beginEnter}), every removal through it announces its leave on every member
+   * before the provider call ({@link ReplicatedGuard#beginLeave}), and lookups answer "absent" only
+   * while the engine says this member may ({@link GroupEngine#mayAnswerAbsent}). No listener is
+   * needed: the writes of the other members arrive as the group's messages, before they are
+   * visible. {@code closer} leaves the group at {@link #close}. Call once, before the cache is
+   * handed out and after {@link #attach} (the group's join rebuilds from the key source).
+   */
+  public void joinedGroup(
+      ReplicatedGuard<K> replicated, GroupEngine<K> engine, AutoCloseable closer) {
+    this.engine = engine;
+    this.groupCloser = closer;
+    this.group = replicated;
+  }
+
+  /** Whether this guard is part of a guard group ({@link #joinedGroup}). */
+  public boolean inGroup() {
+    return group != null;
+  }
+
+  /**
+   * Whether a removal through the guarded cache must announce its own leave: in a group, and on a
+   * provider whose creations all report their events before returning while its removals are not
+   * followed from its own events. Where this is true the wrapper follows the removals it makes
+   * itself (one key at a time, with the call's own result), see {@link #announceLeave}.
+   */
+  public boolean callsFollowLeaves() {
+    return group != null || (eventsBeforeReturn && !followsRemovals);
+  }
+
+  /** Every key "might be present": the guard is stale, or its group gave it no lease now. */
+  public boolean isPassThrough() {
+    GroupEngine<K> e = engine;
+    return guard.isPassThrough() || (e != null && !e.mayAnswerAbsent());
+  }
+
   /** Runs {@code closer} when the guarded cache is closed. */
   public void onClose(Runnable closer) {
     this.closer = closer;
@@ -215,6 +287,15 @@ public final class CacheGuard<K> {
   public void close() {
     synchronized (scanGate) {
       closed = true;
+    }
+    AutoCloseable leaving = groupCloser;
+    groupCloser = null;
+    if (leaving != null) {
+      try {
+        leaving.close(); // this member stops answering "absent"; the others wait out its lease
+      } catch (Exception e) {
+        LOGGER.log(Level.DEBUG, "Cuckoo guard '" + guard.name() + "': leaving its group failed", e);
+      }
     }
     Runnable own = closer;
     closer = null;
@@ -233,9 +314,13 @@ public final class CacheGuard<K> {
     return followsRemovals;
   }
 
-  /** False only if {@code key} is definitely not in the cache. */
+  /**
+   * False only if {@code key} is definitely not in the cache; in a group also only while this
+   * member holds a lease and a complete filter.
+   */
   public boolean mightContain(K key) {
-    return guard.mightContain(key);
+    ReplicatedGuard<K> g = group;
+    return g != null ? g.mightContain(key) : guard.mightContain(key);
   }
 
   /** The cache said {@code key} is absent after {@link #mightContain} said it might be there. */
@@ -260,6 +345,10 @@ public final class CacheGuard<K> {
    * with {@link #endWrite} or {@link #keepWrite}.
    */
   public Write<K> beginWrite(K key) {
+    ReplicatedGuard<K> g = group;
+    if (g != null) {
+      return new Write<>(key, 0, null, true, enterGroup(g, key));
+    }
     long token = events.open(key);
     PendingEnter<K> enter = null;
     boolean knownBefore = true;
@@ -270,7 +359,92 @@ public final class CacheGuard<K> {
     } catch (RuntimeException e) {
       failed("entering a write", e);
     }
-    return new Write<>(key, token, enter, knownBefore);
+    return new Write<>(key, token, enter, knownBefore, null);
+  }
+
+  /**
+   * Begins writes of every one of {@code keys}; in a group with one round trip for all of them
+   * ({@link ReplicatedGuard#replicate}), returning only when each key is in flight on every member
+   * that can still answer "absent".
+   */
+  public List<Write<K>> beginWrites(Collection<? extends K> keys) {
+    List<Write<K>> writes = new ArrayList<>(keys.size());
+    ReplicatedGuard<K> g = group;
+    if (g == null || keys.size() == 1) {
+      for (K key : keys) {
+        writes.add(beginWrite(key));
+      }
+      return writes;
+    }
+    List<PendingEnter<K>> begun = new ArrayList<>(keys.size());
+    try {
+      for (K key : keys) {
+        begun.add(g.local().beginEnter(key));
+      }
+    } catch (RuntimeException e) {
+      begun.forEach(PendingEnter::abort);
+      throw new CacheException(
+          "Cuckoo guard '" + guard.name() + "' could not enter the keys of a write: " + e, e);
+    }
+    List<ReplicatedGuard.Enter<K>> enters;
+    try {
+      enters = g.replicate(begun); // aborts every local enter if it throws
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw groupFailed("interrupted", e);
+    } catch (GroupUnavailableException e) {
+      throw groupFailed(String.valueOf(e.getMessage()), e);
+    }
+    for (ReplicatedGuard.Enter<K> enter : enters) {
+      writes.add(new Write<>(enter.key(), 0, null, true, enter));
+    }
+    return writes;
+  }
+
+  /**
+   * Begins {@code key}'s enter on every member; the write must not go on if this throws (another
+   * member might still answer "absent" for the key).
+   */
+  private ReplicatedGuard.Enter<K> enterGroup(ReplicatedGuard<K> g, K key) {
+    try {
+      return g.beginEnter(key);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw groupFailed("interrupted", e);
+    } catch (GroupUnavailableException e) {
+      throw groupFailed(String.valueOf(e.getMessage()), e);
+    } catch (RuntimeException e) {
+      throw groupFailed(e.toString(), e);
+    }
+  }
+
+  private CacheException groupFailed(String why, Exception cause) {
+    return new CacheException(
+        "Cuckoo guard '"
+            + guard.name()
+            + "': the guard group could not take the write in time ("
+            + why
+            + "); the cache was not changed",
+        cause);
+  }
+
+  /**
+   * Ends a write whose call said whether it created the entry ({@code putIfAbsent}, {@code
+   * getAndPut}, an entry processor's existence before and after): in a group the enter ends visible
+   * exactly when it did, else it is aborted (the key, if present, was present before and holds the
+   * enter of the call that created it). Elsewhere as {@link #endWrite}.
+   */
+  public void endWrite(Write<K> write, boolean created, BooleanSupplier present) {
+    ReplicatedGuard.Enter<K> replicated = write.replicated;
+    if (replicated == null) {
+      endWrite(write, present);
+      return;
+    }
+    if (created) {
+      replicated.visible();
+    } else {
+      replicated.abort();
+    }
   }
 
   /**
@@ -282,6 +456,14 @@ public final class CacheGuard<K> {
    *     return before its Created event ran, and only if the guard does not know the key
    */
   public void endWrite(Write<K> write, BooleanSupplier present) {
+    ReplicatedGuard.Enter<K> replicated = write.replicated;
+    if (replicated != null) {
+      // No event tells whether the call created the entry, and a presence check after the call
+      // races removals (a racing remove would take this copy and the abort another one): the
+      // enter's copy stays, a spare one if the call replaced.
+      replicated.visible();
+      return;
+    }
     boolean created = events.close(write.key, write.token);
     PendingEnter<K> enter = write.enter;
     if (enter == null) {
@@ -331,6 +513,11 @@ public final class CacheGuard<K> {
    * positive until the next rebuild, if nothing was created.
    */
   public void keepWrite(Write<K> write) {
+    ReplicatedGuard.Enter<K> replicated = write.replicated;
+    if (replicated != null) {
+      replicated.visible();
+      return;
+    }
     events.close(write.key, write.token);
     PendingEnter<K> enter = write.enter;
     if (enter == null) {
@@ -367,11 +554,20 @@ public final class CacheGuard<K> {
     /** Whether the guard might have held the key before this call's enter (see endWrite). */
     private final boolean knownBefore;
 
-    private Write(K key, long token, @Nullable PendingEnter<K> enter, boolean knownBefore) {
+    /** In a group: the enter begun on every member (then {@link #enter} is null). */
+    private final ReplicatedGuard.@Nullable Enter<K> replicated;
+
+    private Write(
+        K key,
+        long token,
+        @Nullable PendingEnter<K> enter,
+        boolean knownBefore,
+        ReplicatedGuard.@Nullable Enter<K> replicated) {
       this.key = key;
       this.token = token;
       this.enter = enter;
       this.knownBefore = knownBefore;
+      this.replicated = replicated;
     }
 
     public K key() {
@@ -387,15 +583,60 @@ public final class CacheGuard<K> {
    * @return the leave for {@link #endLeave}, or null if this provider's removals are not followed
    *     or the guard failed
    */
-  public @Nullable PendingLeave<K> announceLeave(K key) {
+  public @Nullable Leave<K> announceLeave(K key) {
+    ReplicatedGuard<K> g = group;
+    if (g != null) {
+      try {
+        return new Leave<>(null, g.beginLeave(key));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw groupFailed("interrupted", e);
+      } catch (GroupUnavailableException e) {
+        throw groupFailed(String.valueOf(e.getMessage()), e);
+      } catch (RuntimeException e) {
+        throw groupFailed(e.toString(), e);
+      }
+    }
     if (!eventsBeforeReturn || followsRemovals) {
       return null;
     }
     try {
-      return guard.beginLeave(key);
+      return new Leave<>(guard.beginLeave(key), null);
     } catch (RuntimeException e) {
       failed("announcing a removal", e);
       return null;
+    }
+  }
+
+  /**
+   * A removal through the guarded cache, announced before the provider call: on this guard only, or
+   * on every member of the group.
+   *
+   * @param <K> the key type
+   */
+  public static final class Leave<K> {
+    private final @Nullable PendingLeave<K> local;
+    private final ReplicatedGuard.@Nullable Leave<K> replicated;
+
+    private Leave(@Nullable PendingLeave<K> local, ReplicatedGuard.@Nullable Leave<K> replicated) {
+      this.local = local;
+      this.replicated = replicated;
+    }
+
+    void end(boolean gone) {
+      if (replicated != null) {
+        if (gone) {
+          replicated.gone();
+        } else {
+          replicated.cancel();
+        }
+      } else if (local != null) {
+        if (gone) {
+          local.gone();
+        } else {
+          local.cancel();
+        }
+      }
     }
   }
 
@@ -411,16 +652,12 @@ public final class CacheGuard<K> {
    * Ends a leave after the provider call: {@code removed} only if the call reported that it removed
    * the entry; a call that threw counts as not removed (a spare copy at worst).
    */
-  public void endLeave(@Nullable PendingLeave<K> leave, boolean removed) {
+  public void endLeave(@Nullable Leave<K> leave, boolean removed) {
     if (leave == null) {
       return;
     }
     try {
-      if (removed) {
-        leave.gone();
-      } else {
-        leave.cancel();
-      }
+      leave.end(removed);
     } catch (RuntimeException e) {
       failed("ending a removal", e);
     }

@@ -94,6 +94,27 @@ final class HazelcastKeys {
   }
 
   /**
+   * The cache's entry count on the cluster (every partition's, summed), read as {@link #read} sizes
+   * the partitions: no record store is created; null if {@code cache} is no member proxy.
+   */
+  static java.util.function.@Nullable LongSupplier sizeOf(Cache<?, ?> cache) {
+    if (!(cache instanceof CacheProxy<?, ?> proxy)) {
+      return null;
+    }
+    OperationService operations = proxy.getNodeEngine().getOperationService();
+    String name = proxy.getPrefixedName();
+    return () -> {
+      long total = 0;
+      for (Object size : sizes(operations, name).values()) {
+        if (size instanceof Integer n) {
+          total += n;
+        }
+      }
+      return total;
+    };
+  }
+
+  /**
    * Each partition's entry count, read without creating record stores ({@code CacheSizeOperation}).
    */
   private static Map<Integer, Object> sizes(OperationService operations, String name) {

@@ -1,6 +1,5 @@
 package io.github.cuckooguard.jcache.internal;
 
-import io.github.cuckooguard.PendingLeave;
 import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
@@ -15,9 +14,10 @@ import org.jspecify.annotations.Nullable;
  * call). Where the provider's own events are followed ({@link CaffeineRemovals}, {@link
  * EhcacheRemovals}) every removal leaves the guard there, and nothing here announces a leave.
  * Elsewhere a removal of one key that reports what it removed ({@code remove}, {@code remove(key,
- * value)}, {@code getAndRemove}) is followed by the guard on providers where that is safe ({@link
- * CacheGuard#announceLeave}); {@code removeAll} and {@code clear} are not (their keys' fingerprints
- * stay until a rebuild), and {@code clear}, which fires no events, also makes the guard rebuild.
+ * value)}, {@code getAndRemove}) is followed by the guard where that is safe ({@link
+ * CacheGuard#callsFollowLeaves}: in a guard group, on every member; on providers whose creations
+ * report their events before returning), and so is {@code removeAll(keys)} without a writer and
+ * with statistics off, key by key; {@code removeAll()} and {@code clear} make the guard rebuild.
  *
  * <p>Thread safety: all methods may be called concurrently.
  *
@@ -38,7 +38,7 @@ public final class Removals<K, V> {
 
   /** Runs a removal of {@code key} under an announced leave; {@code removed} reads its result. */
   private <T> T leaving(K key, Supplier<T> call, Predicate<? super T> removed) {
-    PendingLeave<K> leave = guard.announceLeave(key);
+    CacheGuard.Leave<K> leave = guard.announceLeave(key);
     T result;
     try {
       result = call.get();
@@ -124,13 +124,32 @@ public final class Removals<K, V> {
         maybe.add(key);
       }
     }
-    if (!maybe.isEmpty()) {
-      cache.removeAll(maybe.size() == keys.size() ? keys : maybe);
+    if (maybe.isEmpty()) {
+      return;
     }
+    if (guard.callsFollowLeaves()) {
+      // One removal per key, each under its own announced leave and ended by its own result, so
+      // that a leave is completed only for a key this call removed. Without a writer and with
+      // statistics off (guardAnswersRemovals) that is what removeAll does, key by key: the same
+      // Removed events, nothing counted.
+      for (K key : maybe) {
+        leaving(key, () -> cache.remove(key), Boolean::booleanValue);
+      }
+      return;
+    }
+    cache.removeAll(maybe.size() == keys.size() ? keys : maybe);
   }
 
+  /**
+   * Removes every entry. Where the provider's own events are not followed, the guard then answers
+   * "might be present" until a rebuild has read the cache again, which drops the removed keys'
+   * fingerprints (marked once the removal is visible, the core's rule for stale guards).
+   */
   public void removeAll() {
     cache.removeAll();
+    if (!guard.followsRemovals()) {
+      guard.guard().markStale("removeAll() of cache '" + cache.getName() + "'");
+    }
   }
 
   /**

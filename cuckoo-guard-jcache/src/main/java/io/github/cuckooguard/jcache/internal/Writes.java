@@ -38,6 +38,14 @@ public final class Writes<K, V> {
     if (guard.expiresBeforePut()) {
       cache.containsKey(key); // expires a mapping the put would drop without an event
     }
+    if (guard.inGroup() && !context.statisticsEnabled()) {
+      // In a group a write's enter ends on what the call says it did: getAndPut's old value says
+      // whether it created the entry (a put's enter would otherwise stay as a spare copy when it
+      // replaced). Statistics off, so the get it also is counts nowhere; writer, expiry and
+      // events are those of a put.
+      context.write(key, () -> cache.getAndPut(key, value), old -> true, old -> old == null);
+      return;
+    }
     context.write(
         key,
         () -> {
@@ -51,7 +59,7 @@ public final class Writes<K, V> {
     context.requireOpen();
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value"); // before the write: a rejected call changes nothing
-    return context.write(key, () -> cache.getAndPut(key, value), old -> true);
+    return context.write(key, () -> cache.getAndPut(key, value), old -> true, old -> old == null);
   }
 
   public void putAll(Map<? extends K, ? extends V> map) {
@@ -75,7 +83,8 @@ public final class Writes<K, V> {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(value, "value"); // before the write: a rejected call changes nothing
     // true: created; false: the key was there
-    return context.write(key, () -> cache.putIfAbsent(key, value), created -> true);
+    return context.write(
+        key, () -> cache.putIfAbsent(key, value), created -> true, created -> created);
   }
 
   /**
