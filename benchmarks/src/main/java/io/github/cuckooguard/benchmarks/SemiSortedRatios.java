@@ -7,10 +7,10 @@ import org.fastfilter.Filter;
 
 /**
  * The semi-sorted layout against the plain one of the same fingerprints, and both against
- * FastFilter's 16-bit cuckoo filter, interleaved in one JVM the way {@link LookupRatios} does it (the
- * ratio that survives a busy machine; {@link SemiSortedLookupBenchmark} is the JMH form): every
- * round times each variant once, back to back, each on its own unused slice of the probes, and the
- * report keeps the 10th percentile and the median over rounds.
+ * FastFilter's 16-bit cuckoo filter, interleaved in one JVM the way {@link LookupRatios} does it
+ * (the ratio that survives a busy machine; {@link SemiSortedLookupBenchmark} is the JMH form):
+ * every round times each variant once, back to back, each on its own unused slice of the probes,
+ * and the report keeps the 10th percentile and the median over rounds.
  *
  * <p>Variants, 4,096 lookups per round as batches of 1,024: plain and semi-sorted loops of {@code
  * mightContain}, plain and semi-sorted {@code mightContainAll}, FastFilter Cuckoo16's loop of
