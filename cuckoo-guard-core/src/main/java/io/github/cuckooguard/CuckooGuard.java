@@ -145,7 +145,8 @@ public final class CuckooGuard<K> {
             settings.fingerprintBits(),
             settings.expansion(),
             settings.seed(),
-            loadThreshold);
+            loadThreshold,
+            settings.semiSorted());
     this.keySource = b.keySource;
     CuckooFilter<K> first;
     try {
@@ -657,6 +658,14 @@ public final class CuckooGuard<K> {
      */
     public Builder<K> expansion(int expansion) {
       settings().expansion(expansion);
+      return this;
+    }
+
+    /**
+     * @see GuardSpec.Builder#semiSorted
+     */
+    public Builder<K> semiSorted() {
+      settings().semiSorted();
       return this;
     }
 

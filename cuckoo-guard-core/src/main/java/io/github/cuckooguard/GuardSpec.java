@@ -48,6 +48,7 @@ public final class GuardSpec {
           "fpp",
           "fingerprint-bits",
           "expansion",
+          "semi-sorted",
           "seed",
           "rebuild-load-threshold",
           "fpp-drift-factor");
@@ -58,6 +59,7 @@ public final class GuardSpec {
           "fpp",
           "fingerprintbits",
           "expansion",
+          "semisorted",
           "seed",
           "rebuildloadthreshold",
           "fppdriftfactor");
@@ -68,6 +70,7 @@ public final class GuardSpec {
   private final double fpp;
   private final int fingerprintBits;
   private final int expansion;
+  private final boolean semiSorted;
   private final @Nullable Long seed;
   private final double rebuildLoadThreshold;
   private final double fppDriftFactor;
@@ -80,6 +83,7 @@ public final class GuardSpec {
     this.fpp = b.fpp;
     this.fingerprintBits = b.fingerprintBits;
     this.expansion = b.expansion >= 0 ? b.expansion : AbstractFilterBuilder.DEFAULT_EXPANSION;
+    this.semiSorted = b.semiSorted;
     this.seed = b.seed;
     this.rebuildLoadThreshold =
         Double.isNaN(b.loadThreshold) ? DEFAULT_REBUILD_LOAD_THRESHOLD : b.loadThreshold;
@@ -147,6 +151,13 @@ public final class GuardSpec {
           case "fpp" -> b.fpp(Double.parseDouble(value));
           case "fingerprintbits" -> b.fingerprintBits(Integer.parseInt(value));
           case "expansion" -> b.expansion(Integer.parseInt(value));
+          case "semisorted" -> {
+            if (value.equalsIgnoreCase("true")) {
+              b.semiSorted();
+            } else if (!value.equalsIgnoreCase("false")) {
+              throw new IllegalArgumentException(key + "=" + value + " must be true or false");
+            }
+          }
           case "seed" -> b.seed(Long.parseLong(value));
           case "rebuildloadthreshold" -> b.rebuildLoadThreshold(Double.parseDouble(value));
           default ->
@@ -183,6 +194,11 @@ public final class GuardSpec {
   /** Growth of the first filter when full. */
   public int expansion() {
     return expansion;
+  }
+
+  /** True if the filters store their buckets semi-sorted ({@link Builder#semiSorted}). */
+  public boolean semiSorted() {
+    return semiSorted;
   }
 
   /** The hash seed of every filter, or null to draw a random one per filter. */
@@ -227,6 +243,7 @@ public final class GuardSpec {
         && Double.compare(g.fpp, fpp) == 0
         && g.fingerprintBits == fingerprintBits
         && g.expansion == expansion
+        && g.semiSorted == semiSorted
         && Objects.equals(g.seed, seed)
         && Double.compare(g.rebuildLoadThreshold, rebuildLoadThreshold) == 0
         && Double.compare(g.fppDriftFactor, fppDriftFactor) == 0;
@@ -239,6 +256,7 @@ public final class GuardSpec {
         fpp,
         fingerprintBits,
         expansion,
+        semiSorted,
         seed,
         rebuildLoadThreshold,
         fppDriftFactor);
@@ -252,6 +270,7 @@ public final class GuardSpec {
         + (fingerprintBits > 0 ? ", fingerprintBits=" + fingerprintBits : "")
         + ", expansion="
         + expansion
+        + (semiSorted ? ", semiSorted" : "")
         + (seed != null ? ", seed=" + seed : "")
         + ", rebuildLoadThreshold="
         + rebuildLoadThreshold
@@ -272,6 +291,7 @@ public final class GuardSpec {
     private double fpp = -1;
     private int fingerprintBits = -1;
     private int expansion = -1;
+    private boolean semiSorted;
     private @Nullable Long seed;
     private double loadThreshold = Double.NaN;
     private double driftFactor = Double.NaN;
@@ -326,6 +346,19 @@ public final class GuardSpec {
     public Builder expansion(int expansion) {
       probe.expansion(expansion);
       this.expansion = expansion;
+      return this;
+    }
+
+    /**
+     * Every filter of the guard, the first and each rebuilt one, stores its buckets semi-sorted:
+     * one bit less per slot for the same fpp, at some lookup cost (property {@code semi-sorted},
+     * {@code true} or {@code false}).
+     *
+     * @see AbstractFilterBuilder#semiSorted
+     */
+    public Builder semiSorted() {
+      probe.semiSorted();
+      this.semiSorted = true;
       return this;
     }
 

@@ -30,18 +30,27 @@ class ConcurrentGrowthTest {
 
   private static final int EXPECTED = 1_000;
 
-  @ParameterizedTest(name = "expansion {0}, f = {1}, window {2}")
-  @CsvSource({"1, 6, 20000", "1, 12, 20000", "2, 6, 150000", "2, 8, 150000", "2, 16, 150000"})
+  @ParameterizedTest(name = "expansion {0}, f = {1}, window {2}, semi-sorted {3}")
+  @CsvSource({
+    "1, 6, 20000, false",
+    "1, 12, 20000, false",
+    "2, 6, 150000, false",
+    "2, 8, 150000, false",
+    "2, 16, 150000, false",
+    // Semi-sorted: sub-filters up to 16 bits semi-sorted, wider ones plain.
+    "1, 6, 20000, true",
+    "2, 8, 150000, true"
+  })
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void readersNeverMissAResidentKeyWhileTheFilterGrowsAndRemovesSpanSubFilters(
-      int expansion, int bits, int window) throws InterruptedException {
-    LongCuckooFilter filter =
+      int expansion, int bits, int window, boolean semiSorted) throws InterruptedException {
+    LongCuckooFilter.Builder builder =
         LongCuckooFilter.newBuilder()
             .expectedInsertions(EXPECTED)
             .fingerprintBits(bits)
             .expansion(expansion)
-            .seed(1000L * expansion + bits)
-            .build();
+            .seed(1000L * expansion + bits);
+    LongCuckooFilter filter = (semiSorted ? builder.semiSorted() : builder).build();
     int totalAdds = 3 * window;
     AtomicLong added = new AtomicLong(); // keys below this were added
     AtomicLong removedBelow = new AtomicLong(); // keys below this are (being) removed

@@ -216,7 +216,7 @@ class CorruptDumpTest {
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(old)))
         .isInstanceOf(CorruptDumpException.class)
         .hasMessageContaining("unsupported format version " + version)
-        .hasMessageContaining("reads versions 3 to 4")
+        .hasMessageContaining("reads versions 3 to 5")
         .hasMessageContaining("versions 1 and 2");
     ChunkLoader<LongCuckooFilter> loader = LongCuckooFilter.loader();
     assertThatThrownBy(
@@ -439,7 +439,7 @@ class CorruptDumpTest {
   @ParameterizedTest(name = "{0} = {2}")
   @CsvSource({
     "magic, 4, 0x12345678, not a cuckoo filter dump",
-    "version, 1, 5, unsupported format version 5",
+    "version, 1, 6, unsupported format version 6",
     "scheme, 1, 0x41, hash scheme 'Axh3-64'",
     "fingerprintBits, 1, 3, fingerprint bits 3",
     "fingerprintBits, 1, 17, fingerprint bits 17",
@@ -519,10 +519,10 @@ class CorruptDumpTest {
 
   @Test
   void dumpsOfANewerFormatVersionAreRefusedNamingIt() {
-    byte[] newer = new DumpBytes(stream).set(new DumpBytes(stream).at("version"), 1, 5).bytes();
+    byte[] newer = new DumpBytes(stream).set(new DumpBytes(stream).at("version"), 1, 6).bytes();
     assertThatThrownBy(() -> LongCuckooFilter.readFrom(new ByteArrayInputStream(newer)))
         .isInstanceOf(CorruptDumpException.class)
-        .hasMessageContaining("unsupported format version 5")
+        .hasMessageContaining("unsupported format version 6")
         .hasMessageContaining("written by a newer build");
   }
 

@@ -55,31 +55,70 @@ class CuckooFilterModelTest {
         arguments(8, 4, 2, 300, 64, false, 20L));
   }
 
+  /**
+   * Semi-sorted filters (4-slot buckets): fingerprints of 4 to 16 bits, and growth from 4 or 8
+   * bits, whose sub-filters are semi-sorted up to 16 bits and plain beyond (a filter of both
+   * layouts).
+   */
+  static Stream<Arguments> semiSortedShapes() {
+    return Stream.of(
+        arguments(4, 4, 0, 300, 64, true, 31L),
+        arguments(4, 4, 1, 300, 64, false, 32L),
+        arguments(5, 4, 0, 300, 500, false, 33L),
+        arguments(8, 4, 1, 500, 500, true, 34L),
+        arguments(8, 4, 2, 300, 64, false, 35L),
+        arguments(13, 4, 0, 500, 500, true, 36L),
+        arguments(16, 4, 0, 40, 64, false, 37L));
+  }
+
   @ParameterizedTest(
       name = "f={0} b={1} expansion={2} capacity={3} maxKicks={4} primitive={5} seed={6}")
   @MethodSource("shapes")
   void filterNeverDisagreesWithTheMultisetModel(
       int f, int b, int expansion, int capacity, int maxKicks, boolean primitive, long seed) {
-    FilterSubject filter =
-        primitive
-            ? FilterSubject.of(
-                LongCuckooFilter.newBuilder()
-                    .fingerprintBits(f)
-                    .bucketSize(b)
-                    .expansion(expansion)
-                    .expectedInsertions(capacity)
-                    .maxKicks(maxKicks)
-                    .seed(seed)
-                    .build())
-            : FilterSubject.of(
-                CuckooFilter.newBuilder(Funnels.longFunnel())
-                    .fingerprintBits(f)
-                    .bucketSize(b)
-                    .expansion(expansion)
-                    .expectedInsertions(capacity)
-                    .maxKicks(maxKicks)
-                    .seed(seed)
-                    .build());
+    runModel(f, b, expansion, capacity, maxKicks, primitive, seed, false);
+  }
+
+  @ParameterizedTest(
+      name =
+          "semi-sorted f={0} b={1} expansion={2} capacity={3} maxKicks={4} primitive={5} seed={6}")
+  @MethodSource("semiSortedShapes")
+  void semiSortedFilterNeverDisagreesWithTheMultisetModel(
+      int f, int b, int expansion, int capacity, int maxKicks, boolean primitive, long seed) {
+    runModel(f, b, expansion, capacity, maxKicks, primitive, seed, true);
+  }
+
+  private static void runModel(
+      int f,
+      int b,
+      int expansion,
+      int capacity,
+      int maxKicks,
+      boolean primitive,
+      long seed,
+      boolean semiSorted) {
+    FilterSubject filter;
+    if (primitive) {
+      LongCuckooFilter.Builder builder =
+          LongCuckooFilter.newBuilder()
+              .fingerprintBits(f)
+              .bucketSize(b)
+              .expansion(expansion)
+              .expectedInsertions(capacity)
+              .maxKicks(maxKicks)
+              .seed(seed);
+      filter = FilterSubject.of((semiSorted ? builder.semiSorted() : builder).build());
+    } else {
+      CuckooFilter.Builder<Long> builder =
+          CuckooFilter.newBuilder(Funnels.longFunnel())
+              .fingerprintBits(f)
+              .bucketSize(b)
+              .expansion(expansion)
+              .expectedInsertions(capacity)
+              .maxKicks(maxKicks)
+              .seed(seed);
+      filter = FilterSubject.of((semiSorted ? builder.semiSorted() : builder).build());
+    }
     Run run = new Run(filter, new SplittableRandom(seed), 3 * capacity);
     for (int i = 0; i < OPERATIONS; i++) {
       run.step();
@@ -98,9 +137,12 @@ class CuckooFilterModelTest {
     } else {
       assertThat(run.maxSubFilters).as("sub-filters grown").isGreaterThan(1);
     }
-    assertThat(run.collisionsSeen)
-        .as("ADDNX answers ALREADY_PRESENT for keys the model lacks")
-        .isPositive();
+    if (f < 16) {
+      // 16-bit fingerprints in the small table collide too rarely to count on one.
+      assertThat(run.collisionsSeen)
+          .as("ADDNX answers ALREADY_PRESENT for keys the model lacks")
+          .isPositive();
+    }
   }
 
   /** One model-based run: the filter, the model and the bookkeeping of what was exercised. */

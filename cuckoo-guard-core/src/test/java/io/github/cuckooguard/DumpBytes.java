@@ -51,7 +51,13 @@ final class DumpBytes {
       case "dumpId" -> seedAt + 46;
       case "digest" -> seedAt + 54;
       case "growthBits" -> seedAt + 62;
-      case "subFilterCount" -> seedAt + 63;
+      case "layout" -> {
+        if (bytes[4] < 5) {
+          throw new IllegalArgumentException("version " + bytes[4] + " has no layout byte");
+        }
+        yield seedAt + 63;
+      }
+      case "subFilterCount" -> seedAt + 63 + (bytes[4] >= 5 ? 1 : 0);
       default -> throw new IllegalArgumentException(field);
     };
   }

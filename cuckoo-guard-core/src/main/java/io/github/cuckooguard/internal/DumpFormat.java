@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Header (also the first chunk of a scan dump)
  *   int    magic 0x434B4746 ("CKGF")
- *   byte   format version (4; version 3 is read too, see below)
+ *   byte   format version (5 for a semi-sorted filter, 4 for a plain one; 3 is read too, see
+ *          below)
  *   byte   length, then UTF-8 bytes: hash scheme ("xxh3-64")
  *   short  length, then UTF-8 bytes: funnel id (see Funnel.id(); at most 255 bytes)
  *   long   seed
@@ -34,13 +35,17 @@ import org.jspecify.annotations.Nullable;
  *   long   body digest: XXH3-64 (seed 0) of all body words, each as 8 little-endian bytes
  *   byte   growth bits g (f+1..32): the width of the first sub-filter growth adds; sub-filter
  *          t &gt;= 1 that this filter appends gets min(32, g + t − 1) bits (Sizing.growthBits)
+ *   byte   (version 5 only) bucket layout: 1 semi-sorted (SemiSortedBuckets: the sub-filters of
+ *          4-slot buckets and at most 16-bit fingerprints take 4·(f − 1) bits per bucket, wider
+ *          ones the plain layout), 0 plain; versions 3 and 4 are plain
  *   short  sub-filter count t (1..32)
  *   t ×    (int segments, long items, byte fingerprint bits)
  *          segments of sub-filter i must be expansion^i; bits of sub-filter 0 must be f, and no
  *          sub-filter's may be fewer than an older one's (at most 32)
  *   int    CRC32C of all header bytes before it
  *
- * Stream body (writeTo): the words of each sub-filter in order (as many as the header implies),
+ * Stream body (writeTo): the words of each sub-filter in order (as many as the header implies,
+ *   which depends on the layout),
  *   then int CRC32C of the body bytes. Nothing follows; a reader stops there.
  * Chunk body (scanDump cursor c &gt;= 1): long dump id, long seed, long writes (as at the time of
  *   the chunk), int sub-filter, int first word, int word count, the words, int CRC32C of the
@@ -59,7 +64,10 @@ import org.jspecify.annotations.Nullable;
  * digest) are refused with a message saying so. Version 3 (no growth bits, no per-sub-filter bits:
  * every sub-filter has f-bit fingerprints) is read as such; the sub-filters a filter read from it
  * appends get the widths this build gives a filter of f-bit fingerprints. A newer version is
- * refused by name.
+ * refused by name. A plain filter is written as version 4 and a semi-sorted one as version 5, so a
+ * build that reads only version 4 refuses a semi-sorted dump by its version instead of reading its
+ * words as plain buckets; a reader of version 5 takes the layout from the header, never from its
+ * caller, so a dump is always read in the layout it was written in.
  *
  * <p>No false negative through a dump: a dump is taken under the writer lock (the stream form in
  * one piece; each chunk on its own, all tied to one state by the id), so its body is one state of
@@ -73,7 +81,7 @@ import org.jspecify.annotations.Nullable;
 public final class DumpFormat {
 
   public static final int MAGIC = 0x434B4746;
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
   public static final String HASH_SCHEME = "xxh3-64";
 
   /** Longest funnel id a dump holds, in UTF-8 bytes. */
@@ -180,7 +188,8 @@ public final class DumpFormat {
         items,
         h.deletes(),
         h.writes(),
-        Math.max(bytes, Sizing.defaultMaxBytes()));
+        Math.max(bytes, Sizing.defaultMaxBytes()),
+        h.semiSorted());
   }
 
   static HashStream64 digestStream() {

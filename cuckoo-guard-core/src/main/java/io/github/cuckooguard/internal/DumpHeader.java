@@ -31,7 +31,17 @@ record DumpHeader(
     int growthBits,
     int[] segments,
     long[] tableItems,
-    int[] tableBits) {
+    int[] tableBits,
+    boolean semiSorted) {
+
+  /** The version a plain filter is written in: builds that predate the layout byte read it. */
+  static final int PLAIN_VERSION = 4;
+
+  /** Layout byte (version 5) of a filter whose tables are laid out by PackedBuckets. */
+  static final int LAYOUT_PLAIN = 0;
+
+  /** Layout byte of a semi-sorted filter ({@link SemiSortedBuckets} where it applies). */
+  static final int LAYOUT_SEMI_SORTED = 1;
 
   /**
    * Bytes of the fixed part after the funnel id, up to and including the sub-filter count, in
@@ -43,7 +53,7 @@ record DumpHeader(
   static final int OLDEST_READABLE = 3;
 
   private static int fixedTail(int version) {
-    return version >= 4 ? FIXED_TAIL : FIXED_TAIL - 1;
+    return version >= 5 ? FIXED_TAIL + 1 : version >= 4 ? FIXED_TAIL : FIXED_TAIL - 1;
   }
 
   /** Bytes per sub-filter record: segments, items and (version 4) fingerprint bits. */
@@ -52,13 +62,24 @@ record DumpHeader(
   }
 
   long words(int table) {
-    return Table.wordCount(tableBits[table], bucketSize, localBuckets, segments[table]);
+    return Table.wordCount(
+        Table.storedBits(tableBits[table], bucketSize, semiSorted),
+        bucketSize,
+        localBuckets,
+        segments[table]);
   }
 
-  /** An empty table {@code i} of this header's shape around {@code words}. */
+  /** An empty table {@code i} of this header's shape and layout around {@code words}. */
   Table table(int i, long[] words) {
     return new Table(
-        tableBits[i], bucketSize, localBuckets, segments[i], maxKicks, words, fingerprintBits);
+        tableBits[i],
+        bucketSize,
+        localBuckets,
+        segments[i],
+        maxKicks,
+        words,
+        fingerprintBits,
+        semiSorted);
   }
 
   long totalWords() {
@@ -73,10 +94,22 @@ record DumpHeader(
   static byte[] encode(FilterCore core, Table[] tables, String funnelId, DumpIdentity identity) {
     byte[] scheme = DumpFormat.HASH_SCHEME.getBytes(StandardCharsets.UTF_8);
     byte[] funnel = DumpFormat.funnelIdBytes(funnelId);
+    // A plain filter stays in version 4, which builds without the layout byte read; a semi-sorted
+    // one is version 5, which they refuse by version (as written by a newer build), so no build
+    // ever reads semi-sorted words as plain ones.
+    int version = core.semiSorted() ? DumpFormat.VERSION : PLAIN_VERSION;
     ByteBuffer buf =
         ByteBuffer.allocate(
-            4 + 1 + 1 + scheme.length + 2 + funnel.length + FIXED_TAIL + tables.length * 13 + 4);
-    buf.putInt(DumpFormat.MAGIC).put((byte) DumpFormat.VERSION);
+            4
+                + 1
+                + 1
+                + scheme.length
+                + 2
+                + funnel.length
+                + fixedTail(version)
+                + tables.length * 13
+                + 4);
+    buf.putInt(DumpFormat.MAGIC).put((byte) version);
     buf.put((byte) scheme.length).put(scheme);
     buf.putShort((short) funnel.length).put(funnel);
     buf.putLong(core.seed).put((byte) core.fingerprintBits).put((byte) core.bucketSize);
@@ -84,6 +117,9 @@ record DumpHeader(
     buf.putLong(core.itemsRaw()).putLong(core.deletes()).putLong(core.writesRaw());
     buf.putLong(identity.id()).putLong(identity.digest());
     buf.put((byte) core.growthBits());
+    if (version >= 5) {
+      buf.put((byte) LAYOUT_SEMI_SORTED);
+    }
     buf.putShort((short) tables.length);
     for (Table t : tables) {
       buf.putInt(t.segments).putLong(t.items).put((byte) t.fingerprintBits);
@@ -163,6 +199,7 @@ record DumpHeader(
       long dumpId = buf.getLong();
       long digest = buf.getLong();
       int growth = version >= 4 ? buf.get() : -1;
+      int layout = version >= 5 ? buf.get() : LAYOUT_PLAIN;
       int count = buf.getShort();
       check(
           count >= 1 && count <= FilterCore.MAX_SUB_FILTERS,
@@ -188,6 +225,18 @@ record DumpHeader(
           DumpFormat.HASH_SCHEME);
       check(f >= 4 && f <= 16, "fingerprint bits %s outside [4, 16]", f);
       check(b == 2 || b == 4 || b == 8, "bucket size %s is not 2, 4 or 8", b);
+      check(
+          layout == LAYOUT_PLAIN || layout == LAYOUT_SEMI_SORTED,
+          "bucket layout %s is neither %s (plain) nor %s (semi-sorted)",
+          layout,
+          LAYOUT_PLAIN,
+          LAYOUT_SEMI_SORTED);
+      boolean semiSorted = layout == LAYOUT_SEMI_SORTED;
+      check(
+          !semiSorted || b == SemiSortedBuckets.SLOTS,
+          "a semi-sorted filter has bucket size %s, not %s",
+          b,
+          SemiSortedBuckets.SLOTS);
       check(maxKicks >= 1 && maxKicks <= 65535, "max kicks %s outside [1, 65535]", maxKicks);
       check(expansion >= 0 && expansion <= 32768, "expansion %s outside [0, 32768]", expansion);
       check(n >= 2 && (n & 1) == 0, "bucket count %s must be even and >= 2", n);
@@ -233,7 +282,9 @@ record DumpHeader(
             i,
             segments[i],
             expected);
-        long words = Table.wordCountOrMinus1(tableBits[i], b, n, segments[i]);
+        long words =
+            Table.wordCountOrMinus1(
+                Table.storedBits(tableBits[i], b, semiSorted), b, n, segments[i]);
         check(words > 0, "sub-filter %s is larger than a Java array can hold", i);
         long slots = (long) n * segments[i] * b;
         check(
@@ -266,7 +317,8 @@ record DumpHeader(
           growth,
           segments,
           tableItems,
-          tableBits);
+          tableBits,
+          semiSorted);
     } catch (BufferUnderflowException e) {
       throw new CorruptDumpException("truncated header (" + bytes.length + " bytes)");
     }

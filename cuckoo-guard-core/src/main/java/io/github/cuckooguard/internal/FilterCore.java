@@ -111,6 +111,13 @@ public final class FilterCore extends FilterCorePadTail {
   private DumpIdentity identity;
 
   /**
+   * Tables are semi-sorted where the layout applies ({@link Table#layoutFor}): 4-slot buckets of at
+   * most 16-bit fingerprints take 4·(f − 1) bits ({@link SemiSortedBuckets}); wider sub-filters
+   * that growth adds keep the plain layout. Fixed for the filter's life and recorded in its dumps.
+   */
+  private final boolean semiSorted;
+
+  /**
    * A filter bounded by {@link Sizing#defaultMaxBytes()}, growing with the widths {@link
    * Sizing#growthBits} gives for the fpp its fingerprints reach at the design load.
    */
@@ -156,11 +163,48 @@ public final class FilterCore extends FilterCorePadTail {
         expansion,
         growthBits,
         seed,
-        new Table[] {new Table(fingerprintBits, bucketSize, localBuckets, 1, maxKicks)},
+        maxBytes,
+        false);
+  }
+
+  /**
+   * An empty filter as {@link #FilterCore(int, int, int, int, int, int, long, long)}, its tables
+   * semi-sorted if {@code semiSorted} (see {@link #semiSorted()}).
+   */
+  public FilterCore(
+      int fingerprintBits,
+      int bucketSize,
+      int localBuckets,
+      int maxKicks,
+      int expansion,
+      int growthBits,
+      long seed,
+      long maxBytes,
+      boolean semiSorted) {
+    this(
+        fingerprintBits,
+        bucketSize,
+        localBuckets,
+        maxKicks,
+        expansion,
+        growthBits,
+        seed,
+        new Table[] {
+          new Table(
+              fingerprintBits,
+              bucketSize,
+              localBuckets,
+              1,
+              maxKicks,
+              null,
+              fingerprintBits,
+              semiSorted)
+        },
         0,
         0,
         0,
-        maxBytes);
+        maxBytes,
+        semiSorted);
   }
 
   FilterCore(
@@ -176,7 +220,38 @@ public final class FilterCore extends FilterCorePadTail {
       long deletes,
       long writes,
       long maxBytes) {
+    this(
+        f,
+        b,
+        n,
+        maxKicks,
+        expansion,
+        growthBits,
+        seed,
+        tables,
+        items,
+        deletes,
+        writes,
+        maxBytes,
+        false);
+  }
+
+  FilterCore(
+      int f,
+      int b,
+      int n,
+      int maxKicks,
+      int expansion,
+      int growthBits,
+      long seed,
+      Table[] tables,
+      long items,
+      long deletes,
+      long writes,
+      long maxBytes,
+      boolean semiSorted) {
     super(f, b, n, maxKicks, expansion, seed, tables);
+    this.semiSorted = semiSorted;
     this.growthBits = growthBits;
     this.items = items;
     this.deletes = deletes;
@@ -400,12 +475,20 @@ public final class FilterCore extends FilterCorePadTail {
       return null;
     }
     int f = Sizing.subFilterBits(fingerprintBits, growthBits, ts.length);
-    long bytes = Sizing.tableBytes(f, bucketSize, localBuckets, segments);
+    long bytes = Sizing.tableBytes(f, bucketSize, localBuckets, segments, semiSorted);
     if (bytes < 0 || bytes > maxBytes - bytes()) {
       return null;
     }
     Table t =
-        new Table(f, bucketSize, localBuckets, (int) segments, maxKicks, null, fingerprintBits);
+        new Table(
+            f,
+            bucketSize,
+            localBuckets,
+            (int) segments,
+            maxKicks,
+            null,
+            fingerprintBits,
+            semiSorted);
     Table[] next = Arrays.copyOf(ts, ts.length + 1);
     next[ts.length] = t;
     // tables first, then single: a reader that finds single null reads the grown tables. One that
@@ -489,6 +572,11 @@ public final class FilterCore extends FilterCorePadTail {
 
   public long seed() {
     return seed;
+  }
+
+  /** True if the tables are semi-sorted where the layout applies (see the field). */
+  public boolean semiSorted() {
+    return semiSorted;
   }
 
   public int subFilters() {

@@ -18,6 +18,10 @@ final class KickPath {
   private final long[] qBase;
   private final int[] qParent;
   private final int[] qSlot;
+
+  /** The fingerprint that moves into node i's bucket: slot qSlot[i] of its parent's. */
+  private final long[] qMoved;
+
   private final int[] marked;
 
   KickPath(int maxKicks) {
@@ -26,6 +30,7 @@ final class KickPath {
     this.qBase = new long[q];
     this.qParent = new int[q];
     this.qSlot = new int[q];
+    this.qMoved = new long[q];
     this.marked = new int[q + 1];
   }
 
@@ -50,12 +55,12 @@ final class KickPath {
       long x = qBucket[head];
       long xb = qBase[head];
       for (int j = 0; j < t.bucketSize; j++) {
-        long v = t.slot(x, j);
+        long v = t.read(x, j);
         long y = xb + t.alt((int) (x - xb), v);
-        int e = t.freeSlot(y);
+        int e = t.emptySlot(y);
         if (e >= 0) {
           if (validPath(head, j)) {
-            execute(t, head, j, y, e, fp);
+            execute(t, head, j, v, y, e, fp);
             return true;
           }
         } else if (tail < cap) {
@@ -63,6 +68,7 @@ final class KickPath {
           qBase[tail] = xb;
           qParent[tail] = head;
           qSlot[tail] = j;
+          qMoved[tail] = v;
           tail++;
         }
       }
@@ -82,7 +88,15 @@ final class KickPath {
     return true;
   }
 
-  private void execute(Table t, int node, int slot, long free, int freeSlot, long fp) {
+  /**
+   * Moves the fingerprints of the path ending at {@code slot} of node {@code node}, whose
+   * fingerprint {@code moving} goes to the empty slot {@code freeSlot} of {@code free}. Each step
+   * names the fingerprint it replaces as read by the search: nothing on the path changed since (the
+   * lock is held; the free slot was empty, every displaced slot full, and no slot is displaced
+   * twice, see {@link #validPath}), and a semi-sorted bucket (Table.put) finds a fingerprint by
+   * value, since its slots move when the bucket is re-sorted.
+   */
+  private void execute(Table t, int node, int slot, long moving, long free, int freeSlot, long fp) {
     long[] stamps = t.stamps;
     int nMarked = 0;
     nMarked = mark(t, free, nMarked);
@@ -91,19 +105,19 @@ final class KickPath {
     }
     VarHandle.storeStoreFence();
 
-    long moving = t.slot(qBucket[node], slot);
-    t.write(free, freeSlot, 0, moving);
+    t.put(free, freeSlot, 0, moving);
     int a = node;
     int sa = slot;
+    long current = moving;
     while (true) {
       long bucket = qBucket[a];
-      long current = t.slot(bucket, sa);
       int parent = qParent[a];
-      long incoming = parent < 0 ? fp : t.slot(qBucket[parent], qSlot[a]);
-      t.write(bucket, sa, current, incoming);
+      long incoming = parent < 0 ? fp : qMoved[a];
+      t.put(bucket, sa, current, incoming);
       if (parent < 0) {
         break;
       }
+      current = incoming;
       sa = qSlot[a];
       a = parent;
     }

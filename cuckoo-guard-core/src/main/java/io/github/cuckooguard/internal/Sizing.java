@@ -55,7 +55,12 @@ public final class Sizing {
    * plus the spare word), or -1 if it is more than one Java array can hold.
    */
   public static long tableBytes(int f, int b, int n, long m) {
-    long words = Table.wordCountOrMinus1(f, b, n, m);
+    return tableBytes(f, b, n, m, false);
+  }
+
+  /** {@link #tableBytes(int, int, int, long)}, semi-sorted where the layout applies. */
+  public static long tableBytes(int f, int b, int n, long m, boolean semiSorted) {
+    long words = Table.wordCountOrMinus1(Table.storedBits(f, b, semiSorted), b, n, m);
     return words < 0 ? -1 : words * Long.BYTES;
   }
 
@@ -64,8 +69,13 @@ public final class Sizing {
    * exceeds an int or its words an array.
    */
   public static long firstTableBytes(long expected, int f, int b) {
+    return firstTableBytes(expected, f, b, false);
+  }
+
+  /** {@link #firstTableBytes(long, int, int)}, semi-sorted where the layout applies. */
+  public static long firstTableBytes(long expected, int f, int b, boolean semiSorted) {
     long n = buckets(expected, b);
-    return n < 0 ? -1 : tableBytes(f, b, (int) n, 1);
+    return n < 0 ? -1 : tableBytes(f, b, (int) n, 1, semiSorted);
   }
 
   /**
@@ -74,11 +84,17 @@ public final class Sizing {
    * over it is exact.
    */
   public static long maxExpectedInsertions(int f, int b, long maxBytes, long limit) {
+    return maxExpectedInsertions(f, b, maxBytes, limit, false);
+  }
+
+  /** {@link #maxExpectedInsertions(int, int, long, long)}, semi-sorted where it applies. */
+  public static long maxExpectedInsertions(
+      int f, int b, long maxBytes, long limit, boolean semiSorted) {
     long lo = 0;
     long hi = limit;
     while (lo < hi) {
       long mid = lo + (hi - lo + 1) / 2;
-      long bytes = firstTableBytes(mid, f, b);
+      long bytes = firstTableBytes(mid, f, b, semiSorted);
       if (bytes >= 0 && bytes <= maxBytes) {
         lo = mid;
       } else {

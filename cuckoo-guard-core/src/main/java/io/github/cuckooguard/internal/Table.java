@@ -37,6 +37,11 @@ import org.jspecify.annotations.Nullable;
  *     - a write into a slot that spans two words (f not dividing 64) is stamped, since it takes
  *       two stores and a half-written slot could match another fingerprint
  *       (NoPhantomFingerprintFromAHalfWrittenSlotTest);
+ *     - in a semi-sorted table (SemiSortedBuckets) a write re-encodes the whole bucket, moving
+ *       the bits of every fingerprint in it, so a write of a bucket that spans two words is
+ *       stamped: a reader between its two stores could miss a fingerprint that stays
+ *       (SemiSortedReadersDuringKicksTest); a bucket within one word changes in one store, whose
+ *       before and after both hold every fingerprint the write keeps, as for a plain slot;
  *     - every add, and every delete of the pair's last copy, is a single-word store without
  *       stamps. An add into a first bucket with room so never reads the second one.
  *   Why a negative answer stays linearizable: suppose the pair held fp at every instant of the
@@ -75,6 +80,14 @@ public final class Table extends TablePadTail {
   final long altMask;
 
   /**
+   * The semi-sorted codec of this table's words, or null if they are laid out by {@link
+   * PackedBuckets} (see {@link #layoutFor}). A semi-sorted table reads and writes its buckets
+   * through it only; the plain codec's fields then describe no words and are not used, except
+   * {@code fingerprintBits}, {@code slotMask}, the geometry and the stamps, which both share.
+   */
+  final @Nullable SemiSortedBuckets semi;
+
+  /**
    * A table whose alternate buckets follow its own fingerprints (a first sub-filter).
    *
    * @param fingerprintBits f in [4, 32]
@@ -92,9 +105,50 @@ public final class Table extends TablePadTail {
    * @param altBits the first sub-filter's fingerprint width, at most {@code f}
    */
   Table(int f, int b, int n, int m, int maxKicks, long @Nullable [] words, int altBits) {
-    super(f, b, n, m, words != null ? words : new long[wordCount(f, b, n, m)]);
+    this(f, b, n, m, maxKicks, words, altBits, false);
+  }
+
+  /**
+   * @param semiSorted the filter's tables are semi-sorted where the layout applies ({@link
+   *     #layoutFor})
+   */
+  Table(
+      int f,
+      int b,
+      int n,
+      int m,
+      int maxKicks,
+      long @Nullable [] words,
+      int altBits,
+      boolean semiSorted) {
+    super(
+        f,
+        b,
+        n,
+        m,
+        words != null ? words : new long[wordCount(storedBits(f, b, semiSorted), b, n, m)]);
     this.kicks = new KickPath(maxKicks);
     this.altMask = (1L << altBits) - 1;
+    this.semi = layoutFor(f, b, semiSorted) ? new SemiSortedBuckets(f, data) : null;
+  }
+
+  /**
+   * True if a table of a semi-sorted filter with these fingerprints is semi-sorted: 4-slot buckets
+   * of at most 16-bit fingerprints. Wider sub-filters that growth adds keep the plain layout.
+   */
+  static boolean layoutFor(int f, int b, boolean semiSorted) {
+    return semiSorted && SemiSortedBuckets.applies(f, b);
+  }
+
+  /** Bits a slot takes in the words: {@code f}, or {@code f − 1} semi-sorted. */
+  static int storedBits(int f, int b, boolean semiSorted) {
+    return layoutFor(f, b, semiSorted) ? f - 1 : f;
+  }
+
+  /** Bits of the words that hold buckets (the rest is padding and the spare word). */
+  long usedBits() {
+    SemiSortedBuckets s = semi;
+    return totalBuckets * (s != null ? s.bucketBits : bucketBits);
   }
 
   /** This table's fingerprint of {@code hash}: its low {@code f} bits, never 0. */
@@ -158,7 +212,7 @@ public final class Table extends TablePadTail {
     for (; ; ) {
       long v1 = (long) LONGS.getAcquire(stamps, s1);
       long v2 = (long) LONGS.getAcquire(stamps, s2);
-      boolean found = matches(b1, b2, fp);
+      boolean found = match(b1, b2, fp);
       if (unchanged(s1, s2, v1, v2)) {
         return found;
       }
@@ -176,11 +230,12 @@ public final class Table extends TablePadTail {
    *
    * <p>Buckets of one 64-bit window, aligned (b·f divides 64: 16-bit and 8-bit buckets of 4) read
    * one word each; unaligned ones (13-bit buckets of 4, 52 bits) read the two words around each
-   * bucket, with no branch on where it starts. Wider buckets go the general way ({@link
-   * #contains}).
+   * bucket, with no branch on where it starts. Wider buckets and semi-sorted tables go the general
+   * way ({@link #contains}).
    */
   boolean containsHash(long hash) {
-    if (windows != 1) {
+    // A semi-sorted table's words are not laid out as the plain fields below describe.
+    if (semi != null || windows != 1) {
       long fp = fingerprintOf(hash);
       int l1 = BucketIndex.primaryIndex(hash, localBuckets);
       return contains(fp, l1, BucketIndex.altIndex(l1, fp, localBuckets, half));
@@ -281,10 +336,10 @@ public final class Table extends TablePadTail {
       long w2 = (long) LONGS.getAcquire(st, sc2);
       long w3 = (long) LONGS.getAcquire(st, sc3);
       int found =
-          (matches(a0, c0, f0) ? 1 : 0)
-              | (matches(a1, c1, f1) ? 2 : 0)
-              | (matches(a2, c2, f2) ? 4 : 0)
-              | (matches(a3, c3, f3) ? 8 : 0);
+          (match(a0, c0, f0) ? 1 : 0)
+              | (match(a1, c1, f1) ? 2 : 0)
+              | (match(a2, c2, f2) ? 4 : 0)
+              | (match(a3, c3, f3) ? 8 : 0);
       VarHandle.acquireFence();
       long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
       long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
@@ -310,7 +365,62 @@ public final class Table extends TablePadTail {
    * (CountIsExactWhileAKickMovesTheFingerprintTest), and so could an unstamped delete and add.
    */
   int count(long fp, long b1, long b2) {
+    SemiSortedBuckets s = semi;
+    if (s != null) {
+      return s.copies(b1, fp) + s.copies(b2, fp);
+    }
     return copies(b1, fp) + copies(b2, fp);
+  }
+
+  // ---- the codec of this table's layout (a branch on a final field, the same every call) ----
+
+  private boolean match(long b1, long b2, long fp) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.matches(b1, b2, fp) : matches(b1, b2, fp);
+  }
+
+  /**
+   * Slot {@code j} of {@code bucket}; for a semi-sorted table the j-th smallest, a position that a
+   * write of the bucket may change.
+   */
+  long read(long bucket, int j) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.slot(bucket, j) : slot(bucket, j);
+  }
+
+  /** An empty slot of {@code bucket}, or -1. */
+  int emptySlot(long bucket) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.freeSlot(bucket) : freeSlot(bucket);
+  }
+
+  private int copiesIn(long bucket, long fp) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.copies(bucket, fp) : copies(bucket, fp);
+  }
+
+  private int find(long bucket, long fp) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.slotOf(bucket, fp) : slotOf(bucket, fp);
+  }
+
+  /**
+   * Changes slot {@code j} of {@code bucket} from {@code oldFp} to {@code newFp}, or, semi-sorted,
+   * one copy of {@code oldFp} (wherever sorting has put it) to {@code newFp}; no stamps.
+   */
+  void put(long bucket, int j, long oldFp, long newFp) {
+    SemiSortedBuckets s = semi;
+    if (s != null) {
+      s.replace(bucket, oldFp, newFp);
+    } else {
+      write(bucket, j, oldFp, newFp);
+    }
+  }
+
+  /** True if a write of slot {@code j} of {@code bucket} takes two stores. */
+  private boolean twoStores(long bucket, int j) {
+    SemiSortedBuckets s = semi;
+    return s != null ? s.spans(bucket) : spans(bucket, j);
   }
 
   /**
@@ -332,24 +442,24 @@ public final class Table extends TablePadTail {
    * slot spans two words (see Concurrency).
    */
   private void writeSlot(long bucket, int j, long oldFp, long newFp, boolean stamped) {
-    if (!stamped && !spans(bucket, j)) {
-      write(bucket, j, oldFp, newFp);
+    if (!stamped && !twoStores(bucket, j)) {
+      put(bucket, j, oldFp, newFp);
       return;
     }
     int s = stripe(bucket);
     long v = stamps[s];
     LONGS.setOpaque(stamps, s, v + 1);
     VarHandle.storeStoreFence();
-    write(bucket, j, oldFp, newFp);
+    put(bucket, j, oldFp, newFp);
     LONGS.setRelease(stamps, s, v + 2);
   }
 
   /** Places {@code fp} in an empty slot of either bucket, without moving anything. */
   boolean tryPlace(long fp, long b1, long b2) {
-    int j = freeSlot(b1);
+    int j = emptySlot(b1);
     long bucket = b1;
     if (j < 0) {
-      j = freeSlot(b2);
+      j = emptySlot(b2);
       bucket = b2;
       if (j < 0) {
         return false;
@@ -382,15 +492,15 @@ public final class Table extends TablePadTail {
    * none in {@code b1}, so only its own bucket can hold another.
    */
   boolean delete(long fp, long b1, long b2) {
-    int j = slotOf(b1, fp);
+    int j = find(b1, fp);
     if (j >= 0) {
-      writeSlot(b1, j, fp, 0, copies(b1, fp) > 1 || slotOf(b2, fp) >= 0);
+      writeSlot(b1, j, fp, 0, copiesIn(b1, fp) > 1 || find(b2, fp) >= 0);
       items--;
       return true;
     }
-    j = slotOf(b2, fp);
+    j = find(b2, fp);
     if (j >= 0) {
-      writeSlot(b2, j, fp, 0, copies(b2, fp) > 1);
+      writeSlot(b2, j, fp, 0, copiesIn(b2, fp) > 1);
       items--;
       return true;
     }

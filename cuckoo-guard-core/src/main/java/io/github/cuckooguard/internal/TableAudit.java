@@ -13,7 +13,7 @@ final class TableAudit {
     long c = 0;
     for (long i = 0; i < t.totalBuckets; i++) {
       for (int j = 0; j < t.bucketSize; j++) {
-        if (t.slot(i, j) != 0) {
+        if (t.read(i, j) != 0) {
           c++;
         }
       }
@@ -24,7 +24,7 @@ final class TableAudit {
   /** True if the bits past the last bucket (padding and the spare word) are all zero. */
   static boolean paddingIsClear(Table t) {
     long[] data = t.data;
-    long usedBits = t.totalBuckets * t.bucketBits;
+    long usedBits = t.usedBits();
     int w = (int) (usedBits >>> 6);
     int off = (int) usedBits & 63;
     if (off != 0 && (data[w] >>> off) != 0) {

@@ -44,6 +44,21 @@ class GuardSpecTest {
   }
 
   @Test
+  void semiSortedIsReadAsABooleanAndReachesTheSpec() {
+    GuardSpec on = GuardSpec.parse(Map.of("p.semi-sorted", "true"), "p.", Set.of());
+    assertThat(on.semiSorted()).isTrue();
+    assertThat(on).isEqualTo(GuardSpec.newBuilder().semiSorted().build());
+    assertThat(on.toString()).contains("semiSorted");
+    assertThat(GuardSpec.parse(Map.of("p.semiSorted", "false"), "p.", Set.of()).semiSorted())
+        .isFalse();
+    assertThat(GuardSpec.defaults().semiSorted()).isFalse();
+    assertThat(on).isNotEqualTo(GuardSpec.defaults());
+    assertThatThrownBy(() -> GuardSpec.parse(Map.of("p.semi_sorted", "yes"), "p.", Set.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("p.semi_sorted=yes");
+  }
+
+  @Test
   void parseRejectsAMisspelledKeyWithTheAcceptedNames() {
     assertThatThrownBy(
             () ->

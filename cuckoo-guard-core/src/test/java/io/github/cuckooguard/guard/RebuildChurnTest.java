@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rebuilds racing with churn. Writer threads enter and leave random keys of a small universe
@@ -36,7 +37,9 @@ import org.junit.jupiter.api.Test;
  * rebuilds run, answers true; at each quiescent point every shadow key answers true; after a final
  * rebuild at quiescence the filter holds exactly one fingerprint per shadow key. Passing figure:
  * zero false negatives. Seeds are fixed; the interleavings differ from run to run, which only
- * varies which races are exercised, never the bound.
+ * varies which races are exercised, never the bound. Run with plain and with semi-sorted filters
+ * (the first and every rebuilt one; rebuilt filters may grow into plain sub-filters wider than 16
+ * bits).
  */
 class RebuildChurnTest {
 
@@ -123,20 +126,23 @@ class RebuildChurnTest {
     return shadow.stream().mapToLong(Set::size).sum();
   }
 
-  @Test
-  void rebuildsRacingWithChurnNeverLoseATrackedKey() throws Exception {
+  @ParameterizedTest(name = "semi-sorted {0}")
+  @ValueSource(booleans = {false, true})
+  void rebuildsRacingWithChurnNeverLoseATrackedKey(boolean semiSorted) throws Exception {
     ExecutorService rebuilder = Executors.newSingleThreadExecutor();
     ExecutorService pool = Executors.newFixedThreadPool(WRITERS + 1);
     try {
-      CuckooGuard<Long> guard =
+      CuckooGuard.Builder<Long> builder =
           CuckooGuard.newBuilder(Funnels.longFunnel())
               .expectedInsertions(512)
               .fingerprintBits(6)
               .seed(11)
               .keySource(keySource)
               .executor(rebuilder)
-              .name("churn")
-              .build();
+              .name("churn");
+      CuckooGuard<Long> guard = (semiSorted ? builder.semiSorted() : builder).build();
+      assertThat(guard.spec().semiSorted()).isEqualTo(semiSorted);
+
       AtomicLong quiescentMisses = new AtomicLong();
       CyclicBarrier barrier =
           new CyclicBarrier(WRITERS, () -> quiescentMisses.addAndGet(checkAllAtQuiescence(guard)));
@@ -188,6 +194,10 @@ class RebuildChurnTest {
       assertThat(guard.stats().size())
           .as("one fingerprint per tracked key after a quiet rebuild")
           .isEqualTo(shadowSize());
+      // The rebuilt filter has the layout too: 6-bit fingerprints in 5 bits per slot.
+      double slots = guard.stats().size() / guard.stats().loadFactor();
+      double bitsPerSlot = guard.stats().sizeInBytes() * 8 / slots;
+      assertThat(bitsPerSlot).isBetween(semiSorted ? 5.0 : 6.0, semiSorted ? 5.3 : 6.3);
     } finally {
       pool.shutdownNow();
       rebuilder.shutdownNow();

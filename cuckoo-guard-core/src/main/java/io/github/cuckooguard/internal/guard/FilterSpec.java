@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param expansion the growth of the first filter
  * @param seed the hash seed of every filter, or null to draw a random one per filter
  * @param loadThreshold the load factor above which the guard rebuilds, in (0, 1]
+ * @param semiSorted every filter stores its buckets semi-sorted
  */
 public record FilterSpec(
     long expectedInsertions,
@@ -29,7 +30,8 @@ public record FilterSpec(
     int fingerprintBits,
     int expansion,
     @Nullable Long seed,
-    double loadThreshold) {
+    double loadThreshold,
+    boolean semiSorted) {
 
   /** The least expansion of a rebuilt filter. */
   public static final int REBUILD_EXPANSION = 2;
@@ -82,6 +84,9 @@ public record FilterSpec(
     }
     if (seed != null) {
       b.seed(seed);
+    }
+    if (semiSorted) {
+      b.semiSorted();
     }
     return b.build();
   }
