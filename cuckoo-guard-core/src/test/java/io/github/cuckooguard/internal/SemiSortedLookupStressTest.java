@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>Seeded (per case and thread), bounded by wall time ({@link #RUN_MILLIS} per case) and by a
  * JUnit timeout. Zero misses are required.
  */
-class ReviewSemiSortedConcurrentLookupTest {
+class SemiSortedLookupStressTest {
 
   private static final long RUN_MILLIS = 4_000;
   private static final int EPOCH_SHIFT = 20;
@@ -156,7 +156,7 @@ class ReviewSemiSortedConcurrentLookupTest {
       }
     }
     System.out.printf(
-        "ReviewSemiSortedConcurrentLookupTest f=%d b=%d n=%d e=%d: %d writes, %d lookups, %d checked"
+        "SemiSortedLookupStressTest f=%d b=%d n=%d e=%d: %d writes, %d lookups, %d checked"
             + " (known present), %d rounds, max %d sub-filters, %d misses, %d failed removes%n",
         f,
         b,
