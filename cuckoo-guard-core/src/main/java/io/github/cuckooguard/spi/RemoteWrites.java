@@ -60,6 +60,15 @@ public final class RemoteWrites<K> {
 
   private final CuckooGuard<K> guard;
   private final Map<Op, PendingEnter<K>> enters = new ConcurrentHashMap<>();
+
+  /**
+   * Open enters of origins that left: kept in flight, never ended. The lost writer may still make
+   * its key visible (its process runs on without its member and commits), after a rebuild of this
+   * guard scanned the source; an enter ended as visible would then be dropped by that rebuild, one
+   * kept in flight is carried into it. The price is a false positive per such key.
+   */
+  private final Map<Op, PendingEnter<K>> orphans = new ConcurrentHashMap<>();
+
   private final Map<Op, PendingLeave<K>> leaves = new ConcurrentHashMap<>();
 
   /** Open remote holds; changed under this object's monitor. */
@@ -182,6 +191,14 @@ public final class RemoteWrites<K> {
    * committed before it left).
    */
   public void originLost(String origin) {
+    for (Op op : List.copyOf(enters.keySet())) {
+      if (op.origin().equals(origin)) {
+        PendingEnter<K> enter = enters.remove(op);
+        if (enter != null) {
+          orphans.put(op, enter); // stays in flight: see orphans
+        }
+      }
+    }
     endConservatively(op -> op.origin().equals(origin));
     boolean had;
     synchronized (this) {
