@@ -62,7 +62,8 @@ class RemoteWritesTest {
     assertThat(guard.mightContain(3L)).isTrue();
     remote.releaseAll();
     assertThat(remote.open()).isZero();
-    assertThat(guard.inFlight()).isZero();
+    // a's enter of 2 stays in flight for good: a's process may still commit it after a rebuild here
+    assertThat(guard.inFlight()).isOne();
   }
 
   @Test
