@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * <p>{@code enterCommitAfterWriterLeftAndReaderRebuilt} fails (200 of 200 keys reported absent)
  * when a lost origin's open enters are ended as visible instead of being kept in flight.
  */
-class ReviewHoldTest {
+class LostOriginTest {
 
   private static final Duration LEASED_WITHIN = Duration.ofSeconds(30);
 
