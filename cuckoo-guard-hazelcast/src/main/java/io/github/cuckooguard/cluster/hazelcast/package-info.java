@@ -72,11 +72,17 @@
  *       a writer on one side waits out the other side's leases as it last granted them, but the
  *       other side keeps renewing without it. Use Hazelcast's split-brain protection (quorum) or a
  *       single network segment. A member that Hazelcast removed is waited out like a silent one.
+ *       A split needs no network fault: a writer paused longer than Hazelcast's failure detection
+ *       (60 s by default) is removed, and when it resumes it is a side of its own until the merge.
  *   <li>A4: every writer of the tracked set writes through the group, with enters for the keys it
  *       knows and a hold for writes whose keys it does not know (writes from elsewhere, such as SQL
  *       from another application, are outside the promise: {@code markStale} and a rebuild on every
  *       member). A held write whose transaction still commits after its member left the cluster (a
- *       process that keeps running without its member) is a write from elsewhere.
+ *       process that keeps running without its member, e.g. one paused between the statement and
+ *       its commit for longer than Hazelcast's failure detection) is a write from elsewhere: the
+ *       other members end its hold when it leaves and may rebuild before that commit. (An enter in
+ *       the same position is covered: a member keeps a lost origin's open enters in flight for
+ *       good, at the price of a false positive each.)
  *   <li>A5: the guard has a {@link io.github.cuckooguard.KeySource}; without one a member never
  *       completes and passes through for good.
  *   <li>A6: keys are serializable by Hazelcast; the group name is the same on every member.
