@@ -93,12 +93,28 @@ class LookupsAskCaffeineTest {
   }
 
   /**
-   * The sample is deterministic on one thread: every FPP_SAMPLE_EVERY-th miss asks the guard, and
-   * the guard counts a false positive exactly for those sampled keys it answers "might contain"
-   * for. Four-bit fingerprints (fpp of several percent) so that the count is not trivially zero.
+   * Bound on the number of sampled misses out of {@code misses}: a sample is a binomial count with
+   * p = 1/FPP_SAMPLE_EVERY (the draw is the thread's own ThreadLocalRandom, which has no seed to
+   * fix), and the bound is its mean ± 6 standard deviations (a false failure about once in 10^9
+   * runs).
+   */
+  private static long[] sampleBounds(long misses) {
+    double p = 1.0 / GuardedCache.FPP_SAMPLE_EVERY;
+    double mean = misses * p;
+    double sigma = Math.sqrt(misses * p * (1 - p));
+    return new long[] {(long) Math.floor(mean - 6 * sigma), (long) Math.ceil(mean + 6 * sigma)};
+  }
+
+  /**
+   * A sample of the misses asks the guard, and the guard reports a false positive exactly for the
+   * sampled keys it answers "might contain" for. Which misses are sampled is random, so the keys
+   * are split first by the filter's answer: every sampled miss of a key the filter lets through
+   * must count as a false positive, and every sampled miss of a key it rejects as a definite miss.
+   * Four-bit fingerprints (fpp of several percent) give enough keys of the first kind. Fewer than
+   * MIN_NEGATIVES_FOR_DRIFT sampled lookups, so no drift rebuild changes the filter meanwhile.
    */
   @Test
-  void aDeterministicSampleOfTheMissesFeedsTheObservedFpp() {
+  void aSampleOfTheMissesFeedsTheObservedFpp() {
     CaffeineGuard<Long, String> g =
         CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
             .fingerprintBits(4)
@@ -107,33 +123,77 @@ class LookupsAskCaffeineTest {
     Cache<Long, String> c =
         g.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
     LongStream.range(0, 5_000).forEach(k -> c.put(k, "v"));
+    List<Long> letThrough = new ArrayList<>();
+    List<Long> rejected = new ArrayList<>();
+    for (long key = 1_000_000; letThrough.size() < 500 || rejected.size() < 500; key++) {
+      (g.mightContain(key) ? letThrough : rejected).add(key);
+    }
+    int rounds = 128;
+
     GuardStats before = g.stats();
-    int misses = 1_000 * GuardedCache.FPP_SAMPLE_EVERY;
-    List<Long> sampled = new ArrayList<>();
-    for (int i = 1; i <= misses; i++) {
-      long key = 1_000_000L + i;
-      assertThat(c.getIfPresent(key)).isNull();
-      if (i % GuardedCache.FPP_SAMPLE_EVERY == 0) {
-        sampled.add(key);
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < 500; i++) {
+        assertThat(c.getIfPresent(letThrough.get(i))).isNull();
+      }
+    }
+    GuardStats middle = g.stats();
+    long sampled = middle.lookups() - before.lookups();
+    assertThat(sampled)
+        .as("guard lookups: a sample of the 64,000 misses")
+        .isBetween(sampleBounds(64_000)[0], sampleBounds(64_000)[1]);
+    assertThat(middle.falsePositives() - before.falsePositives())
+        .as("each sampled key the filter lets through is a false positive")
+        .isEqualTo(sampled);
+    assertThat(middle.definiteMisses() - before.definiteMisses()).isZero();
+
+    for (int r = 0; r < rounds; r++) {
+      for (int i = 0; i < 500; i++) {
+        assertThat(c.getIfPresent(rejected.get(i))).isNull();
       }
     }
     GuardStats after = g.stats();
-    long expectedFalsePositives = sampled.stream().filter(g::mightContain).count();
+    sampled = after.lookups() - middle.lookups();
+    assertThat(sampled).isBetween(sampleBounds(64_000)[0], sampleBounds(64_000)[1]);
+    assertThat(after.definiteMisses() - middle.definiteMisses())
+        .as("each sampled key the filter rejects is a definite miss")
+        .isEqualTo(sampled);
+    assertThat(after.falsePositives()).isEqualTo(middle.falsePositives());
 
-    assertThat(after.lookups() - before.lookups())
-        .as("guard lookups: one per sampled miss, none for the others")
-        .isEqualTo(misses / GuardedCache.FPP_SAMPLE_EVERY);
-    assertThat(after.falsePositives() - before.falsePositives())
-        .as("false positives: the sampled keys the filter lets through")
-        .isEqualTo(expectedFalsePositives)
-        .isPositive();
-    assertThat(after.definiteMisses() - before.definiteMisses())
-        .isEqualTo(sampled.size() - expectedFalsePositives);
     long lookups = g.stats().lookups();
-    for (int i = 0; i < 2 * GuardedCache.FPP_SAMPLE_EVERY; i++) {
+    for (int i = 0; i < 20 * GuardedCache.FPP_SAMPLE_EVERY; i++) {
       assertThat(c.getIfPresent(1L)).isEqualTo("v");
     }
     assertThat(g.stats().lookups()).as("hits are never sampled").isEqualTo(lookups);
+  }
+
+  /**
+   * The sample is drawn per thread: misses on several threads at once are sampled at the same rate
+   * as on one (four threads, 32,000 misses each, the same bound).
+   */
+  @Test
+  void missesOnSeveralThreadsAreSampledAtTheSameRate() throws InterruptedException {
+    long lookupsBefore = guard.stats().lookups();
+    LongAdder found = new LongAdder();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      long base = 10_000_000L * (t + 1);
+      threads[t] =
+          new Thread(
+              () -> {
+                for (long k = base; k < base + 32_000; k++) {
+                  if (cache.getIfPresent(k) != null) {
+                    found.increment();
+                  }
+                }
+              });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(found.sum()).as("absent keys found").isZero();
+    assertThat(guard.stats().lookups() - lookupsBefore)
+        .isBetween(sampleBounds(128_000)[0], sampleBounds(128_000)[1]);
   }
 
   @Test
@@ -151,7 +211,7 @@ class LookupsAskCaffeineTest {
         .isEqualTo(2_000 - 50);
     assertThat(guard.stats().lookups() - lookupsBefore)
         .as("a sample of the 1,950 misses")
-        .isEqualTo(1_950 / GuardedCache.FPP_SAMPLE_EVERY);
+        .isBetween(sampleBounds(1_950)[0], sampleBounds(1_950)[1]);
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.github.cuckooguard.CuckooGuard;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -24,11 +25,11 @@ import org.jspecify.annotations.Nullable;
  * #getAll}) run inside Caffeine's computes.
  *
  * <p>Observed fpp: one in {@value #FPP_SAMPLE_EVERY} misses of {@code getIfPresent} and {@code
- * getAllPresent} (counted per cache by a plain, unsynchronised counter: no allocation, no atomic
- * write) asks the guard about the missed key, and a "might contain" for it is reported as a false
- * positive. So {@code CaffeineGuard.stats()} counts those sampled lookups (not every read of the
- * cache) and keeps an estimate of the filter's false-positive rate over keys users actually ask
- * for, which feeds the drift trigger of rebuilds.
+ * getAllPresent}, drawn at random per miss from the calling thread's {@link ThreadLocalRandom} (no
+ * allocation, no write to memory another thread writes), asks the guard about the missed key, and a
+ * "might contain" for it is reported as a false positive. So {@code CaffeineGuard.stats()} counts
+ * those sampled lookups (not every read of the cache) and keeps an estimate of the filter's
+ * false-positive rate over keys users actually ask for, which feeds the drift trigger of rebuilds.
  *
  * <p>Statistics: {@link #stats} is the raw cache's, plus the keys a failed sequential {@code
  * getAll} did not get to (Caffeine counts those as misses, see {@link GuardedLoadingCache}); a
@@ -50,21 +51,13 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   private final LongAdder unseenMisses = new LongAdder();
 
   /**
-   * One in this many lookup misses asks the guard about the key (a power of two). Measured against
-   * plain Caffeine's miss (benchmarks README, Caffeine section): one in 64 made a guarded miss
-   * 1.2–1.5× plain's, one in 128 1.03–1.17×, no sample 0.99–1.08×. At 128, the drift trigger's
-   * {@value io.github.cuckooguard.CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} sampled negatives take about
-   * 1.3 million misses.
+   * On average one in this many lookup misses asks the guard about the key (a power of two).
+   * Measured against plain Caffeine's miss (benchmarks README, Caffeine section): one in 64 made a
+   * guarded miss 1.2–1.5× plain's, one in 128 1.03–1.17×, no sample 0.99–1.08×. At 128, the drift
+   * trigger's {@value io.github.cuckooguard.CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} sampled negatives
+   * take about 1.3 million misses.
    */
   public static final int FPP_SAMPLE_EVERY = 128;
-
-  /**
-   * Lookup misses so far, modulo 2^32. A plain field on purpose: racing increments may lose a
-   * count, which only shifts which miss is sampled, and a miss costs no atomic write. (Padding it
-   * into a cache line of its own, against misses on one core evicting the read-mostly fields above
-   * from the others', measured slower on one thread and was not measured on several.)
-   */
-  private int lookupMisses;
 
   public GuardedCache(Cache<K, V> raw, GuardedWrites<K, V> writes) {
     this.raw = raw;
@@ -96,14 +89,16 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Counts a miss of {@code key} at the cache; on every {@value #FPP_SAMPLE_EVERY}th, feeds the
-   * guard's observed fpp with it. A key written by another thread since the miss can be reported as
-   * a false positive: that only skews the estimate, as any race between a lookup and a write does.
+   * Counts a miss of {@code key} at the cache: with probability 1/{@value #FPP_SAMPLE_EVERY}, feeds
+   * the guard's observed fpp with it. The draw is the calling thread's own random stream (its state
+   * lives in the Thread object), so misses on several cores share no written cache line, and,
+   * unlike a counter, a draw cannot alias with a caller that alternates between caches. A key
+   * written by another thread since the miss can be reported as a false positive: that only skews
+   * the estimate, as any race between a lookup and a write does.
    */
   private void sampleMiss(K key) {
-    int n = lookupMisses + 1;
-    lookupMisses = n;
-    if ((n & (FPP_SAMPLE_EVERY - 1)) == 0 && guard.mightContain(key)) {
+    if ((ThreadLocalRandom.current().nextInt() & (FPP_SAMPLE_EVERY - 1)) == 0
+        && guard.mightContain(key)) {
       guard.reportFalsePositive(key);
     }
   }

@@ -161,18 +161,29 @@ public final class GuardedWrites<K, V> {
   public @Nullable V put(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    boolean live = policy.getIfPresentQuietly(key) != null;
-    while (true) {
-      if (live) {
-        V replaced = map.replace(key, value);
-        if (replaced != null) {
-          return replaced;
-        }
+    if (policy.getIfPresentQuietly(key) != null) {
+      V replaced = map.replace(key, value);
+      if (replaced != null) {
+        return replaced;
       }
+    }
+    return putEntering(key, value);
+  }
+
+  /**
+   * The rest of {@link #put} once no live value was replaced: the enter, and if another writer
+   * created the key in between, a replace again. Out of line so that the replace path above stays
+   * small enough to inline into the caller.
+   */
+  private @Nullable V putEntering(K key, V value) {
+    while (true) {
       if (enter(key, value) == null) {
         return null;
       }
-      live = true;
+      V replaced = map.replace(key, value);
+      if (replaced != null) {
+        return replaced;
+      }
     }
   }
 
