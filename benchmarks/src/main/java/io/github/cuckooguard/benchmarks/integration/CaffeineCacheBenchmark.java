@@ -23,10 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A Caffeine cache through the cuckoo-guard-caffeine's guard ({@code guarded=true}) and the same
  * cache without it ({@code guarded=false}), in the same run: {@code getIfPresent} of a present and
- * of an absent key (Caffeine answers both; one miss in 128 also asks the guard, for its observed
- * fpp), {@code put} over a present key (replace), {@code put} of a new key followed by its {@code
- * invalidate} (so the cache keeps its size; one op is both), and {@code get(k, fn)} of a present
- * key. Run with {@code -prof gc}.
+ * of an absent key (Caffeine answers both; the guard is not asked), {@code put} over a present key
+ * (replace), {@code put} of a new key followed by its {@code invalidate} (so the cache keeps its
+ * size; one op is both), and {@code get(k, fn)} of a present key. Run with {@code -prof gc}.
  *
  * <p>{@code Long} keys through {@link Funnels#longFunnel()}, {@code entries} of them ({@link
  * Fixtures#presentKey}: the even numbers), {@code maximumSize} twice that so nothing is evicted;

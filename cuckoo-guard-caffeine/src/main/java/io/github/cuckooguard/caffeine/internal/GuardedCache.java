@@ -9,7 +9,6 @@ import io.github.cuckooguard.CuckooGuard;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -24,12 +23,9 @@ import org.jspecify.annotations.Nullable;
  * route around the cache ({@code CaffeineGuard.mightContain}). Loads ({@link #get}, {@link
  * #getAll}) run inside Caffeine's computes.
  *
- * <p>Observed fpp: one in {@value #FPP_SAMPLE_EVERY} misses of {@code getIfPresent} and {@code
- * getAllPresent}, drawn at random per miss from the calling thread's {@link ThreadLocalRandom} (no
- * allocation, no write to memory another thread writes), asks the guard about the missed key, and a
- * "might contain" for it is reported as a false positive. So {@code CaffeineGuard.stats()} counts
- * those sampled lookups (not every read of the cache) and keeps an estimate of the filter's
- * false-positive rate over keys users actually ask for, which feeds the drift trigger of rebuilds.
+ * <p>Lookups never ask the guard, not even a sample of their misses: a guarded {@code getIfPresent}
+ * is Caffeine's plus one call. The guard's observed fpp is fed from the write side instead ({@link
+ * GuardedWrites#put}).
  *
  * <p>Statistics: {@link #stats} is the raw cache's, plus the keys a failed sequential {@code
  * getAll} did not get to (Caffeine counts those as misses, see {@link GuardedLoadingCache}); a
@@ -50,15 +46,6 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   /** Misses Caffeine did not count: the keys a failed sequential getAll did not get to. */
   private final LongAdder unseenMisses = new LongAdder();
 
-  /**
-   * On average one in this many lookup misses asks the guard about the key (a power of two).
-   * Measured against plain Caffeine's miss (benchmarks README, Caffeine section): one in 64 made a
-   * guarded miss 1.2–1.5× plain's, one in 128 1.03–1.17×, no sample 0.99–1.08×. At 128, the drift
-   * trigger's {@value io.github.cuckooguard.CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} sampled negatives
-   * take about 1.3 million misses.
-   */
-  public static final int FPP_SAMPLE_EVERY = 128;
-
   public GuardedCache(Cache<K, V> raw, GuardedWrites<K, V> writes) {
     this.raw = raw;
     this.writes = writes;
@@ -75,32 +62,10 @@ public class GuardedCache<K, V> implements Cache<K, V> {
     }
   }
 
-  /**
-   * Caffeine's own {@code getIfPresent}; on one in {@value #FPP_SAMPLE_EVERY} misses the guard is
-   * asked about the key too, and a "might contain" is reported as a false positive.
-   */
+  /** Caffeine's own {@code getIfPresent}. */
   @Override
   public @Nullable V getIfPresent(K key) {
-    V value = raw.getIfPresent(requireNonNull(key, "key"));
-    if (value == null) {
-      sampleMiss(key);
-    }
-    return value;
-  }
-
-  /**
-   * Counts a miss of {@code key} at the cache: with probability 1/{@value #FPP_SAMPLE_EVERY}, feeds
-   * the guard's observed fpp with it. The draw is the calling thread's own random stream (its state
-   * lives in the Thread object), so misses on several cores share no written cache line, and,
-   * unlike a counter, a draw cannot alias with a caller that alternates between caches. A key
-   * written by another thread since the miss can be reported as a false positive: that only skews
-   * the estimate, as any race between a lookup and a write does.
-   */
-  private void sampleMiss(K key) {
-    if ((ThreadLocalRandom.current().nextInt() & (FPP_SAMPLE_EVERY - 1)) == 0
-        && guard.mightContain(key)) {
-      guard.reportFalsePositive(key);
-    }
+    return raw.getIfPresent(key);
   }
 
   @Override
@@ -111,19 +76,10 @@ public class GuardedCache<K, V> implements Cache<K, V> {
     return writes.computeIfAbsent(key, mappingFunction);
   }
 
-  /**
-   * Caffeine's own {@code getAllPresent}; each key it did not return counts as a miss for the
-   * sample of {@link #getIfPresent}.
-   */
+  /** Caffeine's own {@code getAllPresent}. */
   @Override
   public Map<K, V> getAllPresent(Iterable<? extends K> keys) {
-    Map<K, V> present = raw.getAllPresent(keys);
-    for (K key : keys) {
-      if (!present.containsKey(key)) {
-        sampleMiss(key);
-      }
-    }
-    return present;
+    return raw.getAllPresent(keys);
   }
 
   /**
