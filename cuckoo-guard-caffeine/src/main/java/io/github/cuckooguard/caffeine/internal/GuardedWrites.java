@@ -152,17 +152,19 @@ public final class GuardedWrites<K, V> {
    * key is replaced without touching the filter; else the value is inserted as an enter, and if
    * another writer created the key in between, replaced again.
    *
-   * <p>Which comes first is only a guess, from a quiet read of the key (no statistics, no change of
-   * access order or expiry): a key that is live now is probably still live, so replace() first; a
-   * key that is not is probably new, so the enter first, which saves the replace() Caffeine would
-   * run (and allocate its context for) to find nothing. The guess never decides what the filter
-   * does: replace() never creates an entry, and the enter's putIfAbsent aborts it if the key is
-   * live by then, so either order is exact.
+   * <p>Which comes first is only a guess, from a quiet read of the key ({@code containsKey}, which
+   * Caffeine answers as {@code policy().getIfPresentQuietly} does: live and not expired, no
+   * statistics, no change of access order or expiry; through the cache itself, one hop shorter than
+   * the policy): a key that is live now is probably still live, so replace() first; a key that is
+   * not is probably new, so the enter first, which saves the replace() Caffeine would run (and
+   * allocate its context for) to find nothing. The guess never decides what the filter does:
+   * replace() never creates an entry, and the enter's putIfAbsent aborts it if the key is live by
+   * then, so either order is exact.
    */
   public @Nullable V put(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    if (policy.getIfPresentQuietly(key) != null) {
+    if (map.containsKey(key)) {
       V replaced = map.replace(key, value);
       if (replaced != null) {
         return replaced;
