@@ -120,7 +120,8 @@ public final class CuckooGuard<K> {
 
   private final FilterState<K> state;
 
-  private final LongAdder lookups = new LongAdder();
+  // One counter per answer, so that a lookup increments one LongAdder, not two; lookups = the sum.
+  private final LongAdder positives = new LongAdder();
   private final LongAdder definiteMisses = new LongAdder();
   private final LongAdder falsePositives = new LongAdder();
   private volatile long driftBaseMisses;
@@ -211,8 +212,8 @@ public final class CuckooGuard<K> {
    */
   public boolean mightContain(K key) {
     Objects.requireNonNull(key, "key");
-    lookups.increment();
     if (state.mightContain(key)) {
+      positives.increment();
       if (scheduler != null && scheduler.isBackingOff() && state.isPassThrough()) {
         scheduler.requestIfIdle("retry after a failed rebuild");
       }
@@ -303,7 +304,9 @@ public final class CuckooGuard<K> {
 
   /** The statistics and the back-off retry of {@link #mightContain}, for a batch. */
   private void counted(int keys, long misses, boolean passedThrough) {
-    lookups.add(keys);
+    if (keys > misses) {
+      positives.add(keys - misses);
+    }
     if (misses > 0) {
       definiteMisses.add(misses);
     }
@@ -564,7 +567,7 @@ public final class CuckooGuard<K> {
     long misses = definiteMisses.sum();
     CuckooFilter<K> current = state.current();
     return new GuardStats(
-        lookups.sum(),
+        positives.sum() + misses,
         misses,
         fp,
         fp + misses == 0 ? Double.NaN : (double) fp / (fp + misses),

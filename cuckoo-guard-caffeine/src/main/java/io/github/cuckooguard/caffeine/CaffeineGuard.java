@@ -73,12 +73,13 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code getIfPresent} and {@code getAllPresent} ask Caffeine, whose answer is exact (a
  *       present key is always found); the guard does not short-circuit them, because Caffeine's own
  *       miss, one hash-map probe, costs less than a filter lookup. Caffeine's statistics, and a
- *       {@code StatsCounter} of your own, count every lookup as without the guard. One in {@value
- *       io.github.cuckooguard.caffeine.internal.GuardedCache#FPP_SAMPLE_EVERY} of their misses also
- *       asks the guard about the key and reports a "might contain" as a false positive, so that
- *       {@link #stats()} keeps an estimate of the filter's fpp (and its drift trigger works) at the
- *       cost of one filter lookup per sampled miss. Loads ({@code get}, {@code getAll}, {@code
- *       LoadingCache.get}) run inside Caffeine's computes.
+ *       {@code StatsCounter} of your own, count every lookup as without the guard, and a lookup
+ *       does no guard work at all. {@link #stats()} keeps an estimate of the filter's fpp (and its
+ *       drift trigger works) from the write side: on average one in {@value
+ *       io.github.cuckooguard.caffeine.internal.GuardedWrites#FPP_SAMPLE_EVERY} puts of a key the
+ *       cache does not hold asks the guard about the key first and reports a "might contain" as a
+ *       false positive. Loads ({@code get}, {@code getAll}, {@code LoadingCache.get}) run inside
+ *       Caffeine's computes.
  *   <li>Paths that cannot be exact are made safe: a refresh whose reload returns null removes the
  *       entry without an event, and a bulk load that overwrites a live entry keeps the extra
  *       fingerprint, each a false positive until the next rebuild. Leaks never cause false

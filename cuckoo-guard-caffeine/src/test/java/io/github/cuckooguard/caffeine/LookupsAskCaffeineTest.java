@@ -9,7 +9,7 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import io.github.cuckooguard.Funnels;
 import io.github.cuckooguard.GuardStats;
-import io.github.cuckooguard.caffeine.internal.GuardedCache;
+import io.github.cuckooguard.caffeine.internal.GuardedWrites;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,51 +93,132 @@ class LookupsAskCaffeineTest {
   }
 
   /**
-   * The sample is deterministic on one thread: every FPP_SAMPLE_EVERY-th miss asks the guard, and
-   * the guard counts a false positive exactly for those sampled keys it answers "might contain"
-   * for. Four-bit fingerprints (fpp of several percent) so that the count is not trivially zero.
+   * Bound on the number of sampled puts out of {@code puts}: a sample is a binomial count with p =
+   * 1/FPP_SAMPLE_EVERY (the draw is the thread's own ThreadLocalRandom, which has no seed to fix),
+   * and the bound is its mean ± 6 standard deviations (a false failure about once in 10^9 runs).
+   */
+  private static long[] sampleBounds(long puts) {
+    double p = 1.0 / GuardedWrites.FPP_SAMPLE_EVERY;
+    double mean = puts * p;
+    double sigma = Math.sqrt(puts * p * (1 - p));
+    return new long[] {(long) Math.floor(mean - 6 * sigma), (long) Math.ceil(mean + 6 * sigma)};
+  }
+
+  /**
+   * Lookups never ask the guard, neither hits nor misses; a sample of the puts of new keys does,
+   * and the guard reports a false positive exactly for the sampled keys it answers "might contain"
+   * for. Which puts are sampled is random, so the keys are split first by the filter's answer:
+   * every sampled put of a key the filter lets through must count as a false positive, and every
+   * sampled put of a key it rejects as a definite miss. Four-bit fingerprints (fpp of several
+   * percent, seed 7) give enough keys of the first kind; the puts of the first kind go first, so
+   * that the second kind is re-checked after them (their fingerprints can turn a rejected key into
+   * a false positive). Fewer than MIN_NEGATIVES_FOR_DRIFT sampled lookups, so no drift rebuild
+   * changes the filter meanwhile.
    */
   @Test
-  void aDeterministicSampleOfTheMissesFeedsTheObservedFpp() {
+  void lookupsNeverAskTheGuardAndASampleOfNewKeysFeedsTheObservedFpp() {
     CaffeineGuard<Long, String> g =
         CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
             .fingerprintBits(4)
             .seed(7)
             .build();
     Cache<Long, String> c =
-        g.wrap(Caffeine.newBuilder().maximumSize(10_000).executor(Runnable::run));
+        g.wrap(Caffeine.newBuilder().maximumSize(100_000).executor(Runnable::run));
     LongStream.range(0, 5_000).forEach(k -> c.put(k, "v"));
-    GuardStats before = g.stats();
-    int misses = 1_000 * GuardedCache.FPP_SAMPLE_EVERY;
-    List<Long> sampled = new ArrayList<>();
-    for (int i = 1; i <= misses; i++) {
-      long key = 1_000_000L + i;
+    GuardStats start = g.stats();
+    for (long key = 1_000_000; key < 1_100_000; key++) {
       assertThat(c.getIfPresent(key)).isNull();
-      if (i % GuardedCache.FPP_SAMPLE_EVERY == 0) {
-        sampled.add(key);
-      }
     }
-    GuardStats after = g.stats();
-    long expectedFalsePositives = sampled.stream().filter(g::mightContain).count();
-
-    assertThat(after.lookups() - before.lookups())
-        .as("guard lookups: one per sampled miss, none for the others")
-        .isEqualTo(misses / GuardedCache.FPP_SAMPLE_EVERY);
-    assertThat(after.falsePositives() - before.falsePositives())
-        .as("false positives: the sampled keys the filter lets through")
-        .isEqualTo(expectedFalsePositives)
-        .isPositive();
-    assertThat(after.definiteMisses() - before.definiteMisses())
-        .isEqualTo(sampled.size() - expectedFalsePositives);
-    long lookups = g.stats().lookups();
-    for (int i = 0; i < 2 * GuardedCache.FPP_SAMPLE_EVERY; i++) {
+    for (int i = 0; i < 10_000; i++) {
       assertThat(c.getIfPresent(1L)).isEqualTo("v");
     }
-    assertThat(g.stats().lookups()).as("hits are never sampled").isEqualTo(lookups);
+    assertThat(c.getAllPresent(LongStream.range(4_990, 5_010).boxed().toList())).hasSize(10);
+    assertThat(g.stats().lookups()).as("lookups asked the guard").isEqualTo(start.lookups());
+
+    // Per put: what the filter answers for the key just before it (this thread is the only
+    // writer, so the sample, if drawn, sees the same), and whether the put asked the guard.
+    int each = 2_000;
+    List<Long> keys = new ArrayList<>();
+    int letThrough = 0;
+    for (long key = 2_000_000; keys.size() < 2 * each; key++) {
+      boolean passes = g.mightContain(key);
+      if (passes ? letThrough < each : keys.size() - letThrough < each) {
+        keys.add(key);
+        letThrough += passes ? 1 : 0;
+      }
+    }
+    int sampled = 0;
+    int sampledFalsePositives = 0;
+    for (long key : keys) {
+      boolean passes = g.mightContain(key);
+      GuardStats before = g.stats();
+      c.put(key, "new");
+      GuardStats after = g.stats();
+      long asked = after.lookups() - before.lookups();
+      assertThat(asked).as("guard lookups of one put of a new key").isBetween(0L, 1L);
+      assertThat(after.falsePositives() - before.falsePositives())
+          .as("a sampled key the filter lets through is a false positive, only that: %s", key)
+          .isEqualTo(asked == 1 && passes ? 1 : 0);
+      assertThat(after.definiteMisses() - before.definiteMisses())
+          .as("a sampled key the filter rejects is a definite miss, only that: %s", key)
+          .isEqualTo(asked == 1 && !passes ? 1 : 0);
+      sampled += (int) asked;
+      sampledFalsePositives += asked == 1 && passes ? 1 : 0;
+    }
+    assertThat((long) sampled)
+        .as("a sample of the %s puts of new keys", keys.size())
+        .isBetween(sampleBounds(keys.size())[0], sampleBounds(keys.size())[1]);
+    assertThat(sampledFalsePositives).as("sampled false positives").isPositive();
+    assertThat(sampled - sampledFalsePositives).as("sampled definite misses").isPositive();
+
+    long lookups = g.stats().lookups();
+    for (int i = 0; i < 20 * GuardedWrites.FPP_SAMPLE_EVERY; i++) {
+      c.put(1L, "again");
+    }
+    assertThat(g.stats().lookups()).as("puts over a live key are never sampled").isEqualTo(lookups);
+  }
+
+  /**
+   * The sample is drawn per thread: puts of new keys on several threads at once are sampled at the
+   * same rate as on one (four threads, 8,000 new keys each, the same bound).
+   */
+  @Test
+  void newKeysOnSeveralThreadsAreSampledAtTheSameRate() throws InterruptedException {
+    CaffeineGuard<Long, String> g =
+        CaffeineGuard.<Long, String>newBuilder(Funnels.longFunnel())
+            .expectedInsertions(100_000)
+            .seed(5)
+            .build();
+    Cache<Long, String> c =
+        g.wrap(Caffeine.newBuilder().maximumSize(100_000).executor(Runnable::run));
+    long lookupsBefore = g.stats().lookups();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      long base = 10_000_000L * (t + 1);
+      threads[t] =
+          new Thread(
+              () -> {
+                for (long k = base; k < base + 8_000; k++) {
+                  c.put(k, "v");
+                }
+              });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    for (int t = 0; t < threads.length; t++) {
+      long base = 10_000_000L * (t + 1);
+      for (long k = base; k < base + 8_000; k++) {
+        assertThat(g.mightContain(k)).as("written key %s", k).isTrue();
+      }
+    }
+    assertThat(g.stats().lookups() - 32_000 - lookupsBefore)
+        .isBetween(sampleBounds(32_000)[0], sampleBounds(32_000)[1]);
   }
 
   @Test
-  void getAllPresentAsksCaffeineAndSamplesItsMisses() {
+  void getAllPresentAsksCaffeine() {
     LongStream.range(0, 100).forEach(k -> cache.put(k, "v"));
     CacheStats before = cache.stats();
     long lookupsBefore = guard.stats().lookups();
@@ -149,9 +230,7 @@ class LookupsAskCaffeineTest {
     assertThat(cache.stats().missCount() - before.missCount())
         .as("one per distinct absent key")
         .isEqualTo(2_000 - 50);
-    assertThat(guard.stats().lookups() - lookupsBefore)
-        .as("a sample of the 1,950 misses")
-        .isEqualTo(1_950 / GuardedCache.FPP_SAMPLE_EVERY);
+    assertThat(guard.stats().lookups()).as("no guard lookup").isEqualTo(lookupsBefore);
   }
 
   @Test

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.github.cuckooguard.Funnels;
 import io.github.cuckooguard.caffeine.CaffeineGuard;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -22,15 +23,17 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A Caffeine cache through the cuckoo-guard-caffeine's guard ({@code guarded=true}) and the same
  * cache without it ({@code guarded=false}), in the same run: {@code getIfPresent} of a present and
- * of an absent key (Caffeine answers both; one miss in 128 also asks the guard, for its observed
- * fpp), {@code put} over a present key (replace), {@code put} of a new key followed by its {@code
- * invalidate} (so the cache keeps its size; one op is both), and {@code get(k, fn)} of a present
- * key. Run with {@code -prof gc}.
+ * of an absent key (Caffeine answers both; the guard is not asked), {@code put} over a present key
+ * (replace), {@code put} of a new key followed by its {@code invalidate} (so the cache keeps its
+ * size; one op is both), and {@code get(k, fn)} of a present key. Run with {@code -prof gc}.
  *
  * <p>{@code Long} keys through {@link Funnels#longFunnel()}, {@code entries} of them ({@link
  * Fixtures#presentKey}: the even numbers), {@code maximumSize} twice that so nothing is evicted;
  * probes are {@value Fixtures#PROBES} keys in a fixed random order ({@link Fixtures#probes}), boxed
- * before timing. {@link GuardRatios} prints guarded / unguarded for each operation.
+ * before timing. Each benchmark thread walks them with its own {@link Cursor} from its own offset,
+ * so that a run with several threads ({@code -t 2}) shares no written field between threads except
+ * the caches' own. {@link GuardRatios} prints guarded / unguarded for each operation; {@link
+ * CaffeineRatios} times both settings interleaved in one JVM.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -56,7 +59,33 @@ public class CaffeineCacheBenchmark {
   Cache<Long, String> cache;
   Long[] present;
   Long[] absent;
-  int cursor;
+
+  /**
+   * One thread's position in the probe sequences; threads start {@value #CURSOR_SPACING} probes
+   * apart, in the order they first use a cursor.
+   */
+  @State(Scope.Thread)
+  public static class Cursor {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private int at;
+
+    /** A benchmark thread's cursor. */
+    public Cursor() {
+      this(THREADS.getAndIncrement() * CURSOR_SPACING);
+    }
+
+    /** A cursor at probe {@code start}. */
+    Cursor(int start) {
+      at = start & (Fixtures.PROBES - 1);
+    }
+
+    int next() {
+      return at = (at + 1) & (Fixtures.PROBES - 1);
+    }
+  }
+
+  /** How far apart the threads' cursors start. */
+  static final int CURSOR_SPACING = 1_031;
 
   /** Fills the cache and checks that the probes are what they claim; not timed. */
   @Setup(Level.Trial)
@@ -83,39 +112,38 @@ public class CaffeineCacheBenchmark {
     }
   }
 
-  private int next() {
-    return cursor = (cursor + 1) & (Fixtures.PROBES - 1);
-  }
-
   /** {@code getIfPresent} of a key in the cache. */
   @Benchmark
-  public String getIfPresentPresent() {
-    return cache.getIfPresent(present[next()]);
+  public String getIfPresentPresent(Cursor c) {
+    return cache.getIfPresent(present[c.next()]);
   }
 
   /** {@code getIfPresent} of a key never written. */
   @Benchmark
-  public String getIfPresentAbsent() {
-    return cache.getIfPresent(absent[next()]);
+  public String getIfPresentAbsent(Cursor c) {
+    return cache.getIfPresent(absent[c.next()]);
   }
 
   /** {@code put} over a key in the cache (a replace: the filter does not change). */
   @Benchmark
-  public void putReplace() {
-    cache.put(present[next()], VALUE);
+  public void putReplace(Cursor c) {
+    cache.put(present[c.next()], VALUE);
   }
 
-  /** {@code put} of a key never written, then {@code invalidate} of it: one op is both. */
+  /**
+   * {@code put} of a key never written, then {@code invalidate} of it: one op is both. With several
+   * threads, two may hit the same key at once (their cursors start apart, so rarely).
+   */
   @Benchmark
-  public void putNewThenInvalidate() {
-    Long key = absent[next()];
+  public void putNewThenInvalidate(Cursor c) {
+    Long key = absent[c.next()];
     cache.put(key, VALUE);
     cache.invalidate(key);
   }
 
   /** {@code get(k, fn)} of a key in the cache: a hit, the function is not called. */
   @Benchmark
-  public String getWithFunctionPresent() {
-    return cache.get(present[next()], LOAD);
+  public String getWithFunctionPresent(Cursor c) {
+    return cache.get(present[c.next()], LOAD);
   }
 }

@@ -23,12 +23,9 @@ import org.jspecify.annotations.Nullable;
  * route around the cache ({@code CaffeineGuard.mightContain}). Loads ({@link #get}, {@link
  * #getAll}) run inside Caffeine's computes.
  *
- * <p>Observed fpp: one in {@value #FPP_SAMPLE_EVERY} misses of {@code getIfPresent} and {@code
- * getAllPresent} (counted per cache by a plain, unsynchronised counter: no allocation, no atomic
- * write) asks the guard about the missed key, and a "might contain" for it is reported as a false
- * positive. So {@code CaffeineGuard.stats()} counts those sampled lookups (not every read of the
- * cache) and keeps an estimate of the filter's false-positive rate over keys users actually ask
- * for, which feeds the drift trigger of rebuilds.
+ * <p>Lookups never ask the guard, not even a sample of their misses: a guarded {@code getIfPresent}
+ * is Caffeine's plus one call. The guard's observed fpp is fed from the write side instead ({@link
+ * GuardedWrites#put}).
  *
  * <p>Statistics: {@link #stats} is the raw cache's, plus the keys a failed sequential {@code
  * getAll} did not get to (Caffeine counts those as misses, see {@link GuardedLoadingCache}); a
@@ -40,6 +37,7 @@ import org.jspecify.annotations.Nullable;
 public class GuardedCache<K, V> implements Cache<K, V> {
 
   final Cache<K, V> raw;
+  private final ConcurrentMap<K, V> rawMap;
   final GuardedWrites<K, V> writes;
   final CuckooGuard<K> guard;
   private final GuardedMap<K, V> asMap;
@@ -49,25 +47,9 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   /** Misses Caffeine did not count: the keys a failed sequential getAll did not get to. */
   private final LongAdder unseenMisses = new LongAdder();
 
-  /**
-   * One in this many lookup misses asks the guard about the key (a power of two). Measured against
-   * plain Caffeine's miss (benchmarks README, Caffeine section): one in 64 made a guarded miss
-   * 1.2–1.5× plain's, one in 128 1.03–1.17×, no sample 0.99–1.08×. At 128, the drift trigger's
-   * {@value io.github.cuckooguard.CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} sampled negatives take about
-   * 1.3 million misses.
-   */
-  public static final int FPP_SAMPLE_EVERY = 128;
-
-  /**
-   * Lookup misses so far, modulo 2^32. A plain field on purpose: racing increments may lose a
-   * count, which only shifts which miss is sampled, and a miss costs no atomic write. (Padding it
-   * into a cache line of its own, against misses on one core evicting the read-mostly fields above
-   * from the others', measured slower on one thread and was not measured on several.)
-   */
-  private int lookupMisses;
-
   public GuardedCache(Cache<K, V> raw, GuardedWrites<K, V> writes) {
     this.raw = raw;
+    this.rawMap = raw.asMap();
     this.writes = writes;
     this.guard = writes.guard();
     this.asMap = new GuardedMap<>(raw.asMap(), writes);
@@ -83,29 +65,15 @@ public class GuardedCache<K, V> implements Cache<K, V> {
   }
 
   /**
-   * Caffeine's own {@code getIfPresent}; on one in {@value #FPP_SAMPLE_EVERY} misses the guard is
-   * asked about the key too, and a "might contain" is reported as a false positive.
+   * Caffeine's own {@code getIfPresent}. Without statistics, through the cache's map view: Caffeine
+   * runs the same lookup for both ({@code getIfPresent(key, recordStats)}), and the map view is the
+   * cache itself, one reference closer than the {@code Cache} facade (on a hot miss of ~10 ns, the
+   * extra dependent load measured 10–30 %).
    */
   @Override
   public @Nullable V getIfPresent(K key) {
-    V value = raw.getIfPresent(requireNonNull(key, "key"));
-    if (value == null) {
-      sampleMiss(key);
-    }
-    return value;
-  }
-
-  /**
-   * Counts a miss of {@code key} at the cache; on every {@value #FPP_SAMPLE_EVERY}th, feeds the
-   * guard's observed fpp with it. A key written by another thread since the miss can be reported as
-   * a false positive: that only skews the estimate, as any race between a lookup and a write does.
-   */
-  private void sampleMiss(K key) {
-    int n = lookupMisses + 1;
-    lookupMisses = n;
-    if ((n & (FPP_SAMPLE_EVERY - 1)) == 0 && guard.mightContain(key)) {
-      guard.reportFalsePositive(key);
-    }
+    requireNonNull(key, "key");
+    return recordingStats ? raw.getIfPresent(key) : rawMap.get(key);
   }
 
   @Override
@@ -116,19 +84,10 @@ public class GuardedCache<K, V> implements Cache<K, V> {
     return writes.computeIfAbsent(key, mappingFunction);
   }
 
-  /**
-   * Caffeine's own {@code getAllPresent}; each key it did not return counts as a miss for the
-   * sample of {@link #getIfPresent}.
-   */
+  /** Caffeine's own {@code getAllPresent}. */
   @Override
   public Map<K, V> getAllPresent(Iterable<? extends K> keys) {
-    Map<K, V> present = raw.getAllPresent(keys);
-    for (K key : keys) {
-      if (!present.containsKey(key)) {
-        sampleMiss(key);
-      }
-    }
-    return present;
+    return raw.getAllPresent(keys);
   }
 
   /**

@@ -9,6 +9,7 @@ import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -151,28 +152,69 @@ public final class GuardedWrites<K, V> {
    * key is replaced without touching the filter; else the value is inserted as an enter, and if
    * another writer created the key in between, replaced again.
    *
-   * <p>Which comes first is only a guess, from a quiet read of the key (no statistics, no change of
-   * access order or expiry): a key that is live now is probably still live, so replace() first; a
-   * key that is not is probably new, so the enter first, which saves the replace() Caffeine would
-   * run (and allocate its context for) to find nothing. The guess never decides what the filter
-   * does: replace() never creates an entry, and the enter's putIfAbsent aborts it if the key is
-   * live by then, so either order is exact.
+   * <p>Which comes first is only a guess, from a quiet read of the key ({@code containsKey}, which
+   * Caffeine answers as {@code policy().getIfPresentQuietly} does: live and not expired, no
+   * statistics, no change of access order or expiry; through the cache itself, one hop shorter than
+   * the policy): a key that is live now is probably still live, so replace() first; a key that is
+   * not is probably new, so the enter first, which saves the replace() Caffeine would run (and
+   * allocate its context for) to find nothing. The guess never decides what the filter does:
+   * replace() never creates an entry, and the enter's putIfAbsent aborts it if the key is live by
+   * then, so either order is exact.
    */
   public @Nullable V put(K key, V value) {
     requireNonNull(key, "key");
     requireNonNull(value, "value");
-    boolean live = policy.getIfPresentQuietly(key) != null;
-    while (true) {
-      if (live) {
-        V replaced = map.replace(key, value);
-        if (replaced != null) {
-          return replaced;
-        }
+    if (map.containsKey(key)) {
+      V replaced = map.replace(key, value);
+      if (replaced != null) {
+        return replaced;
       }
+    } else {
+      sampleAbsent(key);
+    }
+    return putEntering(key, value);
+  }
+
+  /**
+   * On average one in this many puts of a key that a quiet read found absent first asks the guard
+   * about it (a power of two). At 8, the drift trigger's {@value
+   * io.github.cuckooguard.CuckooGuard#MIN_NEGATIVES_FOR_DRIFT} sampled negatives take about 80,000
+   * new keys; a sampled put costs one filter lookup more, a new key's put costs a filter insert
+   * anyway.
+   */
+  public static final int FPP_SAMPLE_EVERY = 8;
+
+  /**
+   * Feeds the guard's observed fpp with a key the cache does not hold: with probability 1/{@value
+   * #FPP_SAMPLE_EVERY}, asks the guard about it and reports a "might contain" as a false positive.
+   * Such a key is as good a probe of the filter as a lookup miss (a false positive depends only on
+   * the key's hash and the filter's contents), and sampling here keeps lookups free of any guard
+   * work. The draw is the thread's own ThreadLocalRandom: no write to memory another thread writes.
+   * Read-only for the filter (mightContain), so it cannot make a key absent. A key written by
+   * another thread since the quiet read, or an expired entry not evicted yet (still tracked), can
+   * be reported as a false positive: that only skews the estimate upwards.
+   */
+  private void sampleAbsent(K key) {
+    if ((ThreadLocalRandom.current().nextInt() & (FPP_SAMPLE_EVERY - 1)) == 0
+        && guard.mightContain(key)) {
+      guard.reportFalsePositive(key);
+    }
+  }
+
+  /**
+   * The rest of {@link #put} once no live value was replaced: the enter, and if another writer
+   * created the key in between, a replace again. Out of line so that the replace path above stays
+   * small enough to inline into the caller.
+   */
+  private @Nullable V putEntering(K key, V value) {
+    while (true) {
       if (enter(key, value) == null) {
         return null;
       }
-      live = true;
+      V replaced = map.replace(key, value);
+      if (replaced != null) {
+        return replaced;
+      }
     }
   }
 
