@@ -28,23 +28,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import javax.cache.Cache;
+import javax.cache.CacheManager;
 
 /**
  * Story 3, a JCache cluster. Two Hazelcast members share a cache, each owning about half of its
- * partitions. Member A loads the first entries; an application on member B then reads and writes
- * the cache through JCache. B's application gets its caches from a {@link GuardedCachingProvider}
- * wrapped around Hazelcast's provider, so its cache is a {@link GuardedCache}: a get of a key the
- * guard knows is absent returns null without asking Hazelcast, which for about half of the keys
- * means without a network hop to A. B's guard first reads the entries A loaded; the entries B
- * writes later enter it through a synchronous JCache listener, which Hazelcast lets a put through
- * the same member's cache wait for. Then A leaves the cluster: B's guard cannot know which events
- * it may have missed, so a membership listener marks it stale, it answers "might be present" for
- * every key (correct, slower) until it has re-read the cache, and then short-circuits again.
- *
- * <p>Writes made on another member are a different matter: Hazelcast makes a put wait only for the
- * synchronous listeners registered through the writing member's own cache, so B's guard learns of a
- * put made on A when the event arrives, which may be after that put returned. This story writes
- * through B's guarded cache only.
+ * partitions. Member A loads the first entries; then an application on each member uses the cache
+ * through JCache: the one on A writes new entries, the one on B reads. Both get their caches from a
+ * {@link GuardedCachingProvider} wrapped around Hazelcast's provider, so each cache is a {@link
+ * GuardedCache}, and the two guards of the cache form one guard group over the cluster
+ * (cuckoo-guard-hazelcast is on the class path): a put on A returns only after B's guard holds the
+ * key, so B finds every entry A has just written. A get on B of a key the guard knows is absent
+ * returns null without asking Hazelcast, which for about half of the keys means without a network
+ * hop to A. The guards first read the entries A loaded. Then A leaves the cluster: a membership
+ * listener marks B's guard stale, it answers "might be present" for every key (correct, slower)
+ * until it has re-read the cache, and then short-circuits again.
  *
  * <p>Gets through the guarded cache and through B's plain Hazelcast cache (the same cache without
  * the guard) alternate in slices; every answer is checked.
@@ -160,11 +157,7 @@ public final class JCacheClusterStory {
       GuardedCachingProvider guardedProvider =
           new GuardedCachingProvider(cluster.provider(cluster.second));
       Properties properties = HazelcastCachingProvider.propertiesByInstanceItself(cluster.second);
-      properties.setProperty(
-          GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
-          String.valueOf(options.entries() * 2L));
-      properties.setProperty(
-          GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(options.fpp()));
+      properties.putAll(guardProperties(options));
       Cache<String, String> app =
           guardedProvider
               .getCacheManager(null, null, properties)
@@ -173,6 +166,13 @@ public final class JCacheClusterStory {
       GuardedCache<String, String> guarded = app.unwrap(GuardedCache.class);
       Cache<String, String> plain =
           cluster.cacheManager(cluster.second).getCache(CACHE, String.class, String.class);
+      Properties propertiesOnA = HazelcastCachingProvider.propertiesByInstanceItself(cluster.first);
+      propertiesOnA.putAll(guardProperties(options));
+      CacheManager guardedManagerOnA =
+          new GuardedCachingProvider(cluster.provider(cluster.first))
+              .getCacheManager(null, null, propertiesOnA);
+      Cache<String, String> writerOnA =
+          guardedManagerOnA.getCache(CACHE, String.class, String.class);
       Duration initialScan = awaitExact(guarded, "reads the existing entries", out);
 
       CountDownLatch left = new CountDownLatch(1);
@@ -190,9 +190,10 @@ public final class JCacheClusterStory {
               });
 
       AtomicInteger written = new AtomicInteger(options.entries());
-      Phase[] phases = readWhileWriting(options, guarded, plain, written, out);
+      Phase[] phases = readWhileWriting(options, writerOnA, guarded, plain, written, out);
       double remoteShare = remoteShare(cluster, options.seed());
       GuardStats stats = guarded.stats();
+      guardedManagerOnA.close(); // A's application stops before its member leaves
       Recovery recovery = memberLeaves(cluster, left, guarded, written.get(), options.seed(), out);
       Outcome outcome =
           new Outcome(
@@ -208,6 +209,16 @@ public final class JCacheClusterStory {
       outcome.report().print(out);
       return outcome;
     }
+  }
+
+  /** The guard's settings of both applications: room for the entries the story writes. */
+  private static Properties guardProperties(Options options) {
+    Properties properties = new Properties();
+    properties.setProperty(
+        GuardSettings.PREFIX + GuardSettings.EXPECTED_INSERTIONS,
+        String.valueOf(options.entries() * 2L));
+    properties.setProperty(GuardSettings.PREFIX + GuardSettings.FPP, String.valueOf(options.fpp()));
+    return properties;
   }
 
   /**
@@ -285,10 +296,12 @@ public final class JCacheClusterStory {
   }
 
   /**
-   * Gets on B, guarded and plain, while a writer on B adds entries; the writer stops with the gets.
+   * Gets on B, guarded and plain, while a writer on A adds entries through its guarded cache; the
+   * writer stops with the gets.
    */
   private static Phase[] readWhileWriting(
       Options options,
+      Cache<String, String> writerOnA,
       GuardedCache<String, String> guarded,
       Cache<String, String> plain,
       AtomicInteger written,
@@ -299,9 +312,9 @@ public final class JCacheClusterStory {
             () -> {
               while (!Thread.currentThread().isInterrupted()) {
                 String key = key(written.get());
-                guarded.put(key, value(key));
-                written.incrementAndGet(); // the put returned: the entry is visible, and B's guard
-                // knows the key
+                writerOnA.put(key, value(key));
+                // the put on A returned: the entry is visible, and B's guard holds the key
+                written.incrementAndGet();
                 try {
                   Thread.sleep(2);
                 } catch (InterruptedException e) {
@@ -309,7 +322,7 @@ public final class JCacheClusterStory {
                 }
               }
             },
-            "writer-on-member-b");
+            "writer-on-member-a");
     Reader withGuard = new Reader("with guard", guarded, written, options.missShare());
     Reader withoutGuard = new Reader("without guard", plain, written, options.missShare());
     long missesBefore = guarded.stats().definiteMisses();
@@ -326,7 +339,7 @@ public final class JCacheClusterStory {
             new Reader("without guard", plain, written, options.missShare()).variant());
         missesBefore = guarded.stats().definiteMisses();
       }
-      out.println("  gets on member B while the application on B keeps writing new entries");
+      out.println("  gets on member B while the application on A keeps writing new entries");
       List<Workload.Result> results =
           Workload.run(
               options.threads(),
@@ -487,8 +500,8 @@ public final class JCacheClusterStory {
             + " crosses the network",
         Report.percent(o.remoteShare));
     report.note(
-        "B's application wrote %,d new entries while it read (warm-up included); each put returned after"
-            + " B's guard had the key (synchronous CREATED listener)",
+        "A's application wrote %,d new entries while B read (warm-up included); each put on A returned"
+            + " after B's guard had the key (the cache's guard group)",
         o.written);
     report.note(
         "guard: %,d fingerprints in %s, observed fpp %s (target %s); first scan of the %,d entries %.1f s",

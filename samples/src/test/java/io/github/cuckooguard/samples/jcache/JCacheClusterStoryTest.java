@@ -46,11 +46,10 @@ class JCacheClusterStoryTest {
   void entriesWrittenOnTheOtherMemberReachTheGuardOneFingerprintEach() {
     assertThat(outcome.written()).isPositive();
     long entries = 2_000L + outcome.written();
-    // At least one fingerprint per entry. A few more are the spare copies cuckoo-guard-jcache
-    // documents (a Created event that arrives after its write ended is entered again: a false
-    // positive, never a false negative). On Hazelcast the guard's listener is asynchronous, so
-    // late events are common: CI runs saw 2,711 for 2,709 entries and 2,320 for 2,274 (2.0 %).
-    // A second fingerprint for every entry would be 100 % over; 10 % catches that.
+    // At least one fingerprint per entry: every put on A waited for B's guard to hold the key
+    // (the cache's guard group). A few more are spare copies cuckoo-guard-jcache documents (an
+    // enter whose write turned out a replace stays: a false positive, never a false negative). A
+    // second fingerprint for every entry would be 100 % over; 10 % catches that.
     assertThat(outcome.guard().size()).isBetween(entries, entries + entries / 10);
   }
 
