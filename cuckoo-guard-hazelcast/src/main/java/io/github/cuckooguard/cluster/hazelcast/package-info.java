@@ -71,9 +71,9 @@
  *   <li>A3: no split brain. Each side of a partition would renew leases from its own members only;
  *       a writer on one side waits out the other side's leases as it last granted them, but the
  *       other side keeps renewing without it. Use Hazelcast's split-brain protection (quorum) or a
- *       single network segment. A member that Hazelcast removed is waited out like a silent one.
- *       A split needs no network fault: a writer paused longer than Hazelcast's failure detection
- *       (60 s by default) is removed, and when it resumes it is a side of its own until the merge.
+ *       single network segment. A member that Hazelcast removed is waited out like a silent one. A
+ *       split needs no network fault: a writer paused longer than Hazelcast's failure detection (60
+ *       s by default) is removed, and when it resumes it is a side of its own until the merge.
  *   <li>A4: every writer of the tracked set writes through the group, with enters for the keys it
  *       knows and a hold for writes whose keys it does not know (writes from elsewhere, such as SQL
  *       from another application, are outside the promise: {@code markStale} and a rebuild on every
