@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * pair but opposite primary buckets exist for every pair, the hiding-move pattern), every hash
  * owned by two key ids (identical fingerprints in one pair, a delete of one of two copies), filler
  * keys that force kicks, and batch adds. Readers check, with {@link FilterCore#contains} and {@link
- * FilterCore#contains4}, every key whose presence they can prove.
+ * FilterCore#contains4}, every key whose presence they can prove. Each shape runs on plain and on
+ * semi-sorted tables ({@link SemiSortedBuckets}: a write re-encodes the whole bucket, which spans
+ * two words for some buckets of every width).
  *
  * <p>Proof of presence: each key id has a state word (removal epoch, copies owed). A writer raises
  * the count after its add returned true, and lowers it, bumping the epoch, before it calls remove;
@@ -55,23 +57,33 @@ class CollidingChurnLookupStressTest {
     }
   }
 
-  @ParameterizedTest(name = "f={0} b={1} n={2} expansion={3}")
+  @ParameterizedTest(name = "f={0} b={1} n={2} expansion={3} semi-sorted={4}")
   @CsvSource({
-    "8, 4, 8, 0",
-    "13, 4, 8, 0",
-    "16, 4, 8, 0",
-    "12, 4, 6, 0",
-    "13, 8, 8, 0",
-    "16, 8, 4, 0",
-    "8, 2, 8, 0",
-    "8, 4, 4, 2",
-    "13, 4, 4, 2",
-    "16, 4, 4, 2"
+    "8, 4, 8, 0, false",
+    "13, 4, 8, 0, false",
+    "16, 4, 8, 0, false",
+    "12, 4, 6, 0, false",
+    "13, 8, 8, 0, false",
+    "16, 8, 4, 0, false",
+    "8, 2, 8, 0, false",
+    "8, 4, 4, 2, false",
+    "13, 4, 4, 2, false",
+    "16, 4, 4, 2, false",
+    "8, 4, 8, 0, true",
+    "9, 4, 10, 0, true",
+    "13, 4, 8, 0, true",
+    "16, 4, 8, 0, true",
+    "12, 4, 6, 0, true",
+    "8, 4, 4, 2, true",
+    "13, 4, 4, 2, true",
+    "15, 4, 4, 2, true"
   })
   @Timeout(value = 60, unit = TimeUnit.SECONDS)
-  void everyKeyKnownPresentIsFound(int f, int b, int n, int expansion) throws InterruptedException {
+  void everyKeyKnownPresentIsFound(int f, int b, int n, int expansion, boolean semi)
+      throws InterruptedException {
     long seed = 1_000L * f + 100L * b + 10L * n + expansion;
-    AtomicReference<Round> current = new AtomicReference<>(newRound(f, b, n, expansion, seed, 0));
+    AtomicReference<Round> current =
+        new AtomicReference<>(newRound(f, b, n, expansion, semi, seed, 0));
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong misses = new AtomicLong();
     AtomicLong failedRemoves = new AtomicLong();
@@ -102,7 +114,8 @@ class CollidingChurnLookupStressTest {
                       maxSubFilters.accumulateAndGet(r.core.subFilters(), Math::max);
                       if (r.core.subFilters() >= 4 || rnd.nextInt(8) == 0) {
                         synchronized (roundLock) {
-                          current.set(newRound(f, b, n, expansion, seed, rounds.getAndIncrement()));
+                          current.set(
+                              newRound(f, b, n, expansion, semi, seed, rounds.getAndIncrement()));
                         }
                       }
                     }
@@ -156,12 +169,13 @@ class CollidingChurnLookupStressTest {
       }
     }
     System.out.printf(
-        "CollidingChurnLookupStressTest f=%d b=%d n=%d e=%d: %d writes, %d lookups, %d checked"
+        "CollidingChurnLookupStressTest f=%d b=%d n=%d e=%d semi=%b: %d writes, %d lookups, %d checked"
             + " (known present), %d rounds, max %d sub-filters, %d misses, %d failed removes%n",
         f,
         b,
         n,
         expansion,
+        semi,
         writes.get(),
         lookups.get(),
         checkedLookups.get(),
@@ -179,7 +193,8 @@ class CollidingChurnLookupStressTest {
    * Ids: for each of three hot fingerprints, one key per bucket (every pair then holds keys of both
    * primaries), and 2·n fillers of random fingerprints; every hash twice (ids 2k and 2k + 1).
    */
-  private static Round newRound(int f, int b, int n, int expansion, long seed, long round) {
+  private static Round newRound(
+      int f, int b, int n, int expansion, boolean semi, long seed, long round) {
     SplittableRandom rnd = new SplittableRandom(seed ^ (round * 0x9E3779B97F4A7C15L));
     long mask = (1L << f) - 1;
     List<Long> distinct = new ArrayList<>();
@@ -200,7 +215,16 @@ class CollidingChurnLookupStressTest {
     int kicks = 4 + rnd.nextInt(12);
     FilterCore core =
         new FilterCore(
-            f, b, n, kicks, expansion, Math.min(32, f + 1), seed + round, Sizing.defaultMaxBytes());
+            f,
+            b,
+            n,
+            kicks,
+            expansion,
+            Math.min(32, f + 1),
+            seed + round,
+            Sizing.defaultMaxBytes(),
+            semi);
+    CraftedHashes.require((core.tables()[0].semi != null) == semi, "the first table's layout");
     return new Round(core, hashes);
   }
 
