@@ -121,7 +121,18 @@ public final class GuardInterceptor implements MethodInterceptor {
     boolean filterAnswered = !filter.isPassThrough();
     Object result = invocation.proceed();
     if (filterAnswered) {
-      operation.requireAbsent().whenAbsent(result, () -> filter.reportFalsePositive(key));
+      // With a group, "might contain" may have been the group's (no lease yet): a false positive
+      // of the filter only if the filter itself has the key.
+      boolean local = guard.replicated() == null;
+      operation
+          .requireAbsent()
+          .whenAbsent(
+              result,
+              () -> {
+                if (local || filter.mightContain(key)) {
+                  filter.reportFalsePositive(key);
+                }
+              });
     }
     return result;
   }
@@ -271,11 +282,14 @@ public final class GuardInterceptor implements MethodInterceptor {
   private boolean enlist(Enter enter, ReplicatedGuard<Object> group) {
     ClusterBatch batch =
         transactions.perTransaction(this, ClusterBatch.class, () -> new ClusterBatch(this));
-    boolean inTransaction = batch != null && transactions.onCompletion(enter::completed);
-    if (batch == null || !batch.add(enter)) {
-      replicate(List.of(enter)); // no transaction, or its batch was sent: by itself, now
+    if (batch != null && transactions.onCompletion(enter::completed)) {
+      if (!batch.add(enter)) {
+        replicate(List.of(enter)); // the batch was sent already: by itself, now
+      }
+      return true;
     }
-    return inTransaction;
+    replicate(List.of(enter)); // no transaction: by itself, now
+    return false;
   }
 
   /**
