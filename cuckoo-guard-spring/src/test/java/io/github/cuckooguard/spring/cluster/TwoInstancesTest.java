@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -41,10 +42,16 @@ class TwoInstancesTest {
   private static final long SECONDS = Long.getLong("cuckoo.test.spring.cluster.seconds", 20);
   private static final boolean LOCAL = Boolean.getBoolean("cuckoo.test.spring.cluster.local");
   private static final int WRITERS = 3;
-  private static final int READERS = 2;
+  private static final int READERS = 1;
+
+  /**
+   * At least this many pairs, however loaded the machine: the run goes on past its time until then,
+   * up to a minute more.
+   */
+  private static final long MIN_PAIRS = 200;
 
   @Test
-  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void whatAWroteBFindsWithNoFalseNegative() throws Exception {
     Class<?> configuration = LOCAL ? ClusterConfigs.Local.class : ClusterConfigs.Clustered.class;
     String url = H2.newUrl();
@@ -65,7 +72,16 @@ class TwoInstancesTest {
       AtomicLong findsOnB = new AtomicLong();
       AtomicLong falseNegatives = new AtomicLong();
       List<Long> examples = new ArrayList<>();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SECONDS);
+      long start = System.nanoTime();
+      long deadline = start + TimeUnit.SECONDS.toNanos(SECONDS);
+      long hardDeadline = deadline + TimeUnit.SECONDS.toNanos(60);
+      BooleanSupplier goOn =
+          () -> {
+            long now = System.nanoTime();
+            return falseNegatives.get() < 100
+                && now < hardDeadline
+                && (now < deadline || pairs.get() < MIN_PAIRS);
+          };
       ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
       List<Future<?>> tasks = new ArrayList<>();
       for (int w = 0; w < WRITERS; w++) {
@@ -75,7 +91,7 @@ class TwoInstancesTest {
                 () -> {
                   SplittableRandom random = new SplittableRandom(seed);
                   List<Long> mine = new ArrayList<>();
-                  while (System.nanoTime() < deadline && falseNegatives.get() < 100) {
+                  while (goOn.getAsBoolean()) {
                     long id = nextId.incrementAndGet();
                     assertThat(onA.insert(new User(id, "u" + id))).isTrue();
                     present.put(id, true);
@@ -100,7 +116,7 @@ class TwoInstancesTest {
             pool.submit(
                 () -> {
                   SplittableRandom random = new SplittableRandom(seed);
-                  while (System.nanoTime() < deadline && falseNegatives.get() < 100) {
+                  while (goOn.getAsBoolean()) {
                     long high = nextId.get();
                     long id =
                         random.nextInt(4) == 0 || high == 0
@@ -117,7 +133,7 @@ class TwoInstancesTest {
                 }));
       }
       for (Future<?> task : tasks) {
-        task.get(SECONDS + 60, TimeUnit.SECONDS);
+        task.get(SECONDS + 90, TimeUnit.SECONDS);
       }
       pool.shutdownNow();
       long skipped = findsOnB.get() - bodiesOnB.finds();
@@ -131,7 +147,7 @@ class TwoInstancesTest {
           falseNegatives.get(),
           examples);
       assertThat(falseNegatives.get()).as("false negatives, e.g. %s", examples).isZero();
-      assertThat(pairs.get()).as("write-then-read pairs").isGreaterThan(1_000);
+      assertThat(pairs.get()).as("write-then-read pairs").isGreaterThanOrEqualTo(MIN_PAIRS);
       assertThat(skipped)
           .as("finds B answered from its filter (it was not passing through)")
           .isPositive();
