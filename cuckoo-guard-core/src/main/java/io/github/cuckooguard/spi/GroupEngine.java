@@ -110,9 +110,10 @@ public interface GroupEngine<K> {
   }
 
   /**
-   * Checks, just before a held write commits, that this member is still a member of the group in
-   * its peers' eyes, so that they still hold it ({@link ReplicatedGuard.Hold#fence()}). An engine
-   * ends a lost member's holds only after a delay that outlasts any fence that member passed.
+   * Checks, just before the write of hold {@code op} commits, that this member is still a member of
+   * the group in the eyes of every member that applied the hold, so that they still hold it ({@link
+   * ReplicatedGuard.Hold#fence()}). An engine ends a lost member's holds only after a delay that
+   * outlasts any fence that member passed.
    *
    * <p>The default cannot fence and throws.
    *
@@ -121,7 +122,7 @@ public interface GroupEngine<K> {
    *     write must not commit
    * @throws InterruptedException if interrupted while waiting
    */
-  default void fence() throws InterruptedException {
+  default void holdFenced(long op) throws InterruptedException {
     throw new UnsupportedOperationException(getClass().getName() + " cannot fence a held write");
   }
 

@@ -229,7 +229,7 @@ public final class ReplicatedGuard<K> {
      * @throws InterruptedException if interrupted while waiting
      */
     public void fence() throws InterruptedException {
-      engine.fence();
+      engine.holdFenced(op);
     }
 
     /** Whether {@link #release()} was called. */

@@ -128,18 +128,24 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * seen yet). Why no present key is then reported absent by a non-acknowledging member X: if X
    * has the writer in its list, X's rounds need the writer's grant, which the writer refuses from
    * its revocation on, so X's lease ends by the revocation wait (rule 1 as before); if X removed
-   * the writer before confirming, X answered REMOVED (or nothing) and the fence failed unless a
-   * majority that still lists the writer confirmed, in which case X is on a minority side
-   * (a split, closed by minimumMembers set to a majority). Left: X removes the writer after
+   * the writer before confirming, X answered REMOVED (or nothing: Hazelcast mostly does not run
+   * a removed member's operations, so X's silence is the common case) and the fence failed unless
+   * minimumMembers members that still list the writer confirmed; with minimumMembers a majority, X
+   * is then on a minority side of a split, where it grants itself no lease. With the default (1)
+   * a silent X does not stop the writer. Left: X removes the writer after
    * confirming its fence, which needs the writer silent for the whole failure detection between the
    * fence and the key becoming visible (a pause exactly there).
    *
    * Lost holds. A hold of a removed origin stays open here for lostHoldDelay = lease * (1 + 2
    * drift) + margin after the removal (or until its release arrives), then ends after markStale.
-   * The origin fences before it commits a held write (ReplicatedGuard.Hold.fence): a FENCE this
-   * member confirmed came before the removal here, and the origin commits only if the fence
-   * completed within the ack timeout, so its commit precedes the hold's end here unless the origin
-   * pauses between its fence and its commit for about a lease.
+   * The origin fences before it commits a held write (ReplicatedGuard.Hold.fence -> holdFenced):
+   * the fence fails unless every member that acknowledged the hold confirmed it (holdAckers). A
+   * FENCE this member confirmed came before the removal here (after it, the origin is not in the
+   * member list and gets REMOVED), and every reply is awaited at most the ack timeout, so the
+   * origin's commit precedes the hold's end here unless the origin pauses between its fence and
+   * its commit for about a lease. A member that did not acknowledge the hold was waited out and
+   * cannot complete a JOIN with the origin's grant before the release; one that removed the origin
+   * answers its fence REMOVED, if it can be reached at all (else a split: A3).
    */
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
@@ -181,6 +187,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final UUID membershipRegistration;
   private final GroupHolds holds;
   private final int minimumMembers;
+
+  /** For each open hold of this member: the members that applied it (they must confirm fences). */
+  private final ConcurrentHashMap<Long, Set<UUID>> holdAckers = new ConcurrentHashMap<>();
 
   /** Members Hazelcast removed from this member's list; their writes and rounds are refused. */
   private final Set<UUID> removedMembers = ConcurrentHashMap.newKeySet();
@@ -422,13 +431,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       entersInFlight.put(op, ++enterSeq); // a JOIN granted from now on waits for the release
     }
     long wire = holds.wireId(op);
-    deliverBegin(
-        GroupTask.Kind.HOLD_STALE,
-        ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    Set<UUID> acked =
+        deliverBegin(
+            GroupTask.Kind.HOLD_STALE,
+            ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    holdAckers.put(op, Set.copyOf(acked)); // they must confirm its fence: see Lost holds
   }
 
   @Override
   public CompletionStage<Void> holdEnded(long op) {
+    holdAckers.remove(op);
     entersInFlight.remove(op);
     return holds.release(op);
   }
@@ -445,7 +457,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
+  /** Delivers a begin (see rule 1 and Fence); returns the members that acknowledged it. */
+  private Set<UUID> deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
       throws InterruptedException {
     checkOpen();
     // Before this group registered, other members' rounds got NO_GUARD from here and counted it as
@@ -521,8 +534,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
     }
     if (!acked.containsAll(members.keySet())) {
-      fence(kind + " (a member of this member's view did not acknowledge it)"); // see Fence
+      fence(kind + " (a member of this member's view did not acknowledge it)", Set.of());
     }
+    return acked;
   }
 
   private void checkMinimumMembers(int view, Object what) {
@@ -554,20 +568,23 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * @throws InterruptedException if interrupted while waiting for the replies
    */
   @Override
-  public void fence() throws InterruptedException {
-    fence("the write");
+  public void holdFenced(long op) throws InterruptedException {
+    Set<UUID> holding = holdAckers.get(op);
+    fence("the held write", holding != null ? holding : Set.of());
   }
 
-  private void fence(String what) throws InterruptedException {
+  /** A FENCE round (see Fence); also fails unless every member of {@code mustConfirm} confirmed. */
+  private void fence(String what, Set<UUID> mustConfirm) throws InterruptedException {
     checkOpen();
     long deadline = clock.getAsLong() + ackTimeoutNanos; // every reply is awaited until then
     Map<UUID, Member> members;
-    List<Future<Integer>> replies = new ArrayList<>();
+    Map<UUID, Future<Integer>> replies = new HashMap<>();
     try {
       members = otherMembers();
       checkMinimumMembers(members.size() + 1, what);
       for (Member m : members.values()) {
-        replies.add(
+        replies.put(
+            m.getUuid(),
             executor.submitToMember(
                 new GroupTask(name, GroupTask.Kind.FENCE, self, ANY_EPOCH, 0, null), m));
       }
@@ -580,11 +597,14 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     int view = members.size() + 1;
     int confirmed = 1; // this member
     int removedBy = 0;
-    for (Future<Integer> reply : replies) {
+    Set<UUID> confirmedBy = new java.util.HashSet<>();
+    for (Map.Entry<UUID, Future<Integer>> reply : replies.entrySet()) {
       try {
-        int r = reply.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
+        int r =
+            reply.getValue().get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
         if (r == GroupTask.ACK || r == GroupTask.NO_GUARD) {
           confirmed++;
+          confirmedBy.add(reply.getKey());
         } else if (r == GroupTask.REMOVED) {
           removedBy++;
         }
@@ -592,7 +612,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         // silent: no confirmation
       }
     }
-    if (removedBy > 0 || confirmed < minimumMembers) {
+    if (removedBy > 0 || confirmed < minimumMembers || !confirmedBy.containsAll(mustConfirm)) {
       throw new GroupUnavailableException(
           "guard group '"
               + name
@@ -603,13 +623,15 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
               + " cannot go on: "
               + (removedBy > 0
                   ? removedBy + " member(s) removed this member from their cluster view"
-                  : "only "
-                      + confirmed
-                      + " of "
-                      + view
-                      + " members confirmed it in time (minimumMembers "
-                      + minimumMembers
-                      + ")")
+                  : !confirmedBy.containsAll(mustConfirm)
+                      ? "a member that applied its hold did not confirm it (it may end the hold)"
+                      : "only "
+                          + confirmed
+                          + " of "
+                          + view
+                          + " members confirmed it in time (minimumMembers "
+                          + minimumMembers
+                          + ")")
               + " (after a pause longer than Hazelcast's failure detection, or on the minority"
               + " side of a split). Nothing was made visible; retry the write once the cluster has"
               + " settled (this member rejoins or merges under a new member UUID)");

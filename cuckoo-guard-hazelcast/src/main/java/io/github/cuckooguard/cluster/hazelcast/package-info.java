@@ -66,9 +66,10 @@
  *       cases only after the member's guard was marked stale: it answers "absent" again only after
  *       a rebuild from its own source that started after the commit. A lapse does not end a hold.
  *       The writer fences before it commits ({@code ReplicatedGuard.Hold.fence()}, which the
- *       Hibernate integration calls in the transaction's before-completion phase): a fence this
- *       member confirmed was confirmed before the removal here, so a commit right after it comes
- *       before the hold ends here (see A4 for what is left).
+ *       Hibernate integration calls in the transaction's before-completion phase), which fails
+ *       unless every member that applied the hold confirms: a fence this member confirmed was
+ *       confirmed before the removal here, so a commit right after it comes before the hold ends
+ *       here (see A4 for what is left).
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
  *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), plus
  *       one more ack timeout for the fence, and the first writes of a freshly joined group object
@@ -89,11 +90,14 @@
  *       (it passes through) and fails its writes, and a fence needs a majority's confirmation. The
  *       default (1) cannot know the cluster's size and protects nothing here. A split needs no
  *       network fault: a writer paused longer than Hazelcast's failure detection (60 s by default)
- *       is removed. While its view still lists the others, they refuse it (REMOVED) and its fence
- *       fails, whatever {@code minimumMembers} is; once its own failure detection has removed them
- *       it is alone, which only {@code minimumMembers} ≥ 2 refuses. Left: a writer removed after
- *       its fence was confirmed and before its key becomes visible, i.e. a pause of the whole
- *       failure detection exactly there.
+ *       is removed. While its view still lists the others, they confirm nothing: a message of it
+ *       that reaches the group is refused (REMOVED), but Hazelcast mostly does not run a removed
+ *       member's operations at all, so its fence times out and fails only if fewer than {@code
+ *       minimumMembers} confirm; once its own failure detection has removed them it is alone, which
+ *       again only {@code minimumMembers} ≥ 2 refuses. <b>With the default (1) a resumed writer is
+ *       not stopped: set {@code minimumMembers} to a majority.</b> Left: a writer removed after its
+ *       fence was confirmed and before its key becomes visible, i.e. a pause of the whole failure
+ *       detection exactly there.
  *   <li>A4: every writer of the tracked set writes through the group, with enters for the keys it
  *       knows and a hold for writes whose keys it does not know (writes from elsewhere, such as SQL
  *       from another application, are outside the promise: {@code markStale} and a rebuild on every
