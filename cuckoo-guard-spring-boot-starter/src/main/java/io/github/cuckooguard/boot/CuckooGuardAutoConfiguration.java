@@ -2,6 +2,7 @@ package io.github.cuckooguard.boot;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spring.EnableCuckooGuard;
+import io.github.cuckooguard.spring.internal.GuardClusterSettings;
 import io.github.cuckooguard.spring.internal.GuardSettingsProvider;
 import io.github.cuckooguard.spring.internal.ProxyCuckooGuardConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -19,8 +20,9 @@ import org.springframework.context.annotation.Role;
 /**
  * Turns the guards on without {@code @EnableCuckooGuard}: imports what that annotation imports
  * (with its defaults) unless the application already declares it, and unless {@code
- * cuckooguard.enabled=false}. Also registers the {@link GuardCatalog} the meters, the health
- * indicator and the endpoint read.
+ * cuckooguard.enabled=false}. Also registers the {@code cuckooguard.guards.*} and {@code
+ * cuckooguard.cluster.*} settings of the guards of the context, and the {@link GuardCatalog} the
+ * meters, the health indicator and the endpoint read.
  */
 @AutoConfiguration
 @ConditionalOnClass({CuckooGuard.class, EnableCuckooGuard.class})
@@ -44,6 +46,17 @@ public class CuckooGuardAutoConfiguration {
   static GuardSettingsProvider cuckooGuardEnvironmentSettings(
       CuckooGuardProperties properties, ConfigurableListableBeanFactory beanFactory) {
     return new EnvironmentGuardSettings(properties, beanFactory);
+  }
+
+  /**
+   * {@code cuckooguard.cluster.enabled}, {@code hazelcast-bean} and {@code lease-millis} for the
+   * guards of the context; each one that is set wins over the attribute of an application's own
+   * {@code @EnableCuckooGuard}.
+   */
+  @Bean
+  @ConditionalOnMissingBean(GuardClusterSettings.class)
+  static GuardClusterSettings cuckooGuardClusterSettings(CuckooGuardProperties properties) {
+    return new EnvironmentClusterSettings(properties.getCluster());
   }
 
   /**

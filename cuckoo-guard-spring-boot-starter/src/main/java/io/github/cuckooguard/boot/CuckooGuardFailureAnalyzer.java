@@ -14,11 +14,11 @@ import org.springframework.core.Ordered;
 /**
  * Turns the configuration errors of Cuckoo Guard's adapters into a description and an action
  * instead of a stack trace: a write path of a guarded repository that the guard does not follow, a
- * key type the guard cannot take, and an unknown or malformed setting ({@code cuckooguard.*},
- * {@code hibernate.cuckoo.*}; an unknown key under {@code cuckooguard.} with the accepted names).
- * An error is recognised as the adapters' when it is thrown by a class of {@code
- * io.github.cuckooguard} (the innermost such cause is reported). Registered in {@code
- * META-INF/spring.factories}.
+ * key type the guard cannot take, a Hazelcast member without cuckoo-guard-hazelcast, and an unknown
+ * or malformed setting ({@code cuckooguard.*}, {@code hibernate.cuckoo.*}; an unknown key under
+ * {@code cuckooguard.} with the accepted names). An error is recognised as the adapters' when it is
+ * thrown by a class of {@code io.github.cuckooguard} (the innermost such cause is reported).
+ * Registered in {@code META-INF/spring.factories}.
  */
 public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer, Ordered {
 
@@ -123,6 +123,14 @@ public final class CuckooGuardFailureAnalyzer implements FailureAnalyzer, Ordere
     if (message.contains("the key is a")) {
       return "Give the guarded method a key of a supported type (see the message), or convert the key in the "
           + "key expression, e.g. key = \"#date.toEpochDay()\".";
+    }
+    if (message.contains("cuckoo-guard-hazelcast") && message.contains("not on the class path")) {
+      return "Add io.github.cuckooguard:cuckoo-guard-hazelcast (and com.hazelcast:hazelcast) to the "
+          + "application's dependencies, so that the guards of every instance of the application stay "
+          + "exact; or, if this application is the only instance that writes the guarded stores, set "
+          + EnvironmentClusterSettings.ENABLED
+          + "=false in application.properties/application.yml (the HazelcastInstance bean then "
+          + "serves only its other uses).";
     }
     if (cause instanceof CuckooGuardPropertyException
         || message.contains("unknown setting")

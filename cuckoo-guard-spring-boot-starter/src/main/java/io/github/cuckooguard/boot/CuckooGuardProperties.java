@@ -56,9 +56,10 @@ public class CuckooGuardProperties {
   private final Metrics metrics = new Metrics();
 
   /**
-   * Replication of the Hibernate entity guards over an embedded Hazelcast cluster (needs
-   * cuckoo-guard-hazelcast and Hazelcast on the class path), passed to Hibernate as {@code
-   * hibernate.cuckoo.cluster.*}.
+   * Replication of the guards over an embedded Hazelcast cluster: the guards of the context (guard
+   * beans and {@code @CuckooGuarded(name = …)}), which join through a {@code HazelcastInstance}
+   * bean, and the Hibernate entity guards, passed to Hibernate as {@code
+   * hibernate.cuckoo.cluster.*} (both need cuckoo-guard-hazelcast and Hazelcast on the class path).
    */
   private final Cluster cluster = new Cluster();
 
@@ -107,39 +108,96 @@ public class CuckooGuardProperties {
     return metrics;
   }
 
-  /** The cluster settings of the Hibernate entity guards. */
+  /** The cluster settings. */
   public Cluster getCluster() {
     return cluster;
   }
 
   /**
-   * Settings of the replication of the Hibernate entity guards, passed to Hibernate as {@code
+   * Settings of the replication of the guards over an embedded Hazelcast cluster.
+   *
+   * <p><b>The guards of the context</b> (guard beans and {@code @CuckooGuarded(name = …)}, in
+   * groups {@code spring:<name>}): {@link #getEnabled() enabled}, {@link #getHazelcastBean()
+   * hazelcast-bean} and {@link #getLeaseMillis() lease-millis}. Each one that is set replaces the
+   * matching attribute of an {@code @EnableCuckooGuard} the application declares itself ({@code
+   * cluster}, {@code hazelcastInstance}, {@code clusterLeaseMillis}), as {@code
+   * cuckooguard.guards.*} replaces {@code @CuckooGuarded}'s settings; unset, the annotation's
+   * attribute (or its default) applies.
+   *
+   * <p><b>The Hibernate entity guards</b>: passed to Hibernate as {@code
    * hibernate.cuckoo.cluster.*} (see cuckoo-guard-hibernate's {@code CuckooGuardSettings}); nothing
-   * is replicated unless {@link #getInstance() instance} is set. The values are checked when the
-   * {@code EntityManagerFactory} is built; an unknown key under {@code cuckooguard.cluster.} fails
-   * the start with the accepted names.
+   * is replicated unless {@link #getInstance() instance} is set. Those values are checked when the
+   * {@code EntityManagerFactory} is built.
+   *
+   * <p>An unknown key under {@code cuckooguard.cluster.} fails the start with the accepted names.
    */
   public static class Cluster {
 
     /**
-     * Name of the running embedded Hazelcast member to replicate through (its instance name, e.g.
-     * {@code hazelcast.instance-name} in hazelcast.yaml); it must be running before the {@code
-     * EntityManagerFactory} is built. Unset: no replication.
+     * Whether the guards of the context join their groups on the cluster of a {@code
+     * HazelcastInstance} bean. Unset: they join when the context has such a bean (Boot's Hazelcast
+     * auto-configuration makes one from a hazelcast.yaml), and the start fails if
+     * cuckoo-guard-hazelcast is then missing. true: they join, and the start fails without such a
+     * bean or without cuckoo-guard-hazelcast. false: they stay local even with such a bean; set it
+     * only if this application is the one instance that writes the guarded stores (another
+     * instance's writes are not seen, and its keys would be reported absent). false together with
+     * {@link #getInstance() instance} fails the start.
+     */
+    private @Nullable Boolean enabled;
+
+    /**
+     * Name of the {@code HazelcastInstance} bean whose cluster the guards of the context join;
+     * needed when the context has several. Unset: its only one.
+     */
+    private @Nullable String hazelcastBean;
+
+    /**
+     * Name of the running embedded Hazelcast member the Hibernate entity guards replicate through
+     * (its instance name, e.g. {@code hazelcast.instance-name} in hazelcast.yaml); it must be
+     * running before the {@code EntityManagerFactory} is built. Unset: the entity guards are not
+     * replicated.
      */
     private @Nullable String instance;
 
-    /** Lease of each member in milliseconds, at least 30; unset: the engine's default (300). */
+    /**
+     * Lease of each member in milliseconds, at least 30, the same on every application instance;
+     * for the groups of the guards of the context and for those of the entity guards. Unset: the
+     * engine's default (300). A member answers "absent" only within its lease; a write waits at
+     * most about half a lease plus one lease for a member that does not answer.
+     */
     private @Nullable Long leaseMillis;
 
     /**
-     * How long a writer waits for a member's acknowledgement, in milliseconds; unset: lease / 2.
+     * How long a writer of an entity guard waits for a member's acknowledgement, in milliseconds;
+     * unset: lease / 2.
      */
     private @Nullable Long ackTimeoutMillis;
 
     /**
-     * Prefix of the group names, the same on every application instance; unset: {@code hibernate:}.
+     * Prefix of the group names of the entity guards, the same on every application instance;
+     * unset: {@code hibernate:}.
      */
     private @Nullable String groupPrefix;
+
+    /** Whether the guards of the context join their groups, or null for the default. */
+    public @Nullable Boolean getEnabled() {
+      return enabled;
+    }
+
+    /** Sets {@link #getEnabled()}. */
+    public void setEnabled(@Nullable Boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** The name of the HazelcastInstance bean the guards of the context join through, or null. */
+    public @Nullable String getHazelcastBean() {
+      return hazelcastBean;
+    }
+
+    /** Sets {@link #getHazelcastBean()}. */
+    public void setHazelcastBean(@Nullable String hazelcastBean) {
+      this.hazelcastBean = hazelcastBean;
+    }
 
     /** The member's instance name, or null. */
     public @Nullable String getInstance() {

@@ -79,21 +79,33 @@ final class HibernateGuardProperties {
   /**
    * {@code cuckooguard.cluster.*} as {@code hibernate.cuckoo.cluster.*}; they replace the same
    * settings given through {@code spring.jpa.properties}. Nothing is added while the instance is
-   * unset, which leaves replication off (unless spring.jpa.properties turn it on).
+   * unset, which leaves replication off (unless spring.jpa.properties turn it on). {@code enabled}
+   * and {@code hazelcast-bean} are the spring adapter's (see {@link EnvironmentClusterSettings});
+   * {@code lease-millis} is for both.
    */
   private static void addCluster(
       CuckooGuardProperties.Cluster cluster, Map<String, Object> hibernateProperties) {
     String instance = cluster.getInstance();
+    EnvironmentClusterSettings.checkedLease(cluster.getLeaseMillis());
+    if (Boolean.FALSE.equals(cluster.getEnabled())) {
+      if (instance != null) {
+        throw EnvironmentClusterSettings.contradiction(CLUSTER_PREFIX + "instance=" + instance);
+      }
+      Object viaJpa = hibernateProperties.get(CuckooGuardSettings.CLUSTER_INSTANCE);
+      if (viaJpa != null) {
+        throw EnvironmentClusterSettings.contradiction(
+            "spring.jpa.properties." + CuckooGuardSettings.CLUSTER_INSTANCE + "=" + viaJpa);
+      }
+    }
     if (instance == null) {
-      if (cluster.getLeaseMillis() != null
-          || cluster.getAckTimeoutMillis() != null
-          || cluster.getGroupPrefix() != null) {
+      // lease-millis alone is the lease of the spring adapter's groups
+      if (cluster.getAckTimeoutMillis() != null || cluster.getGroupPrefix() != null) {
         throw new CuckooGuardPropertyException(
             CLUSTER_PREFIX
-                + "* is given without "
+                + "ack-timeout-millis/group-prefix is given without "
                 + CLUSTER_PREFIX
-                + "instance: name the running Hazelcast member to replicate through, or remove"
-                + " the other cluster settings");
+                + "instance: name the running Hazelcast member the entity guards replicate"
+                + " through, or remove those settings");
       }
       return;
     }

@@ -24,16 +24,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.io.DefaultResourceLoader;
 
 /**
  * {@code cuckooguard.cluster.*} from the Environment reaches cuckoo-guard-hibernate as {@code
  * hibernate.cuckoo.cluster.*}: with one embedded Hazelcast member (127.0.0.1, ports from 6100,
  * multicast and auto-detection off, a cluster name of its own) the entity guard joins a group named
  * with the configured prefix, and a saved row is found. An unknown key under {@code
- * cuckooguard.cluster.} fails the start naming the accepted keys.
+ * cuckooguard.cluster.} fails the start naming the accepted keys; a member without
+ * cuckoo-guard-hazelcast fails it naming {@code cuckooguard.cluster.enabled}.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -113,16 +119,65 @@ class ClusterSettingsTest {
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
         .contains("unknown setting cuckooguard.cluster.lease;")
-        .contains("[ack-timeout-millis, group-prefix, instance, lease-millis]");
+        .contains(
+            "[ack-timeout-millis, enabled, group-prefix, hazelcast-bean, instance, lease-millis]");
   }
 
+  /** The entity guards' own settings without an instance (lease-millis is also the adapter's). */
   @Test
   void clusterSettingsWithoutAnInstanceFailTheStart(CapturedOutput output) {
     assertThatThrownBy(
-            () -> StartupTest.run(GuardedApp.class, "cuckooguard.cluster.lease-millis=300").close())
+            () ->
+                StartupTest.run(GuardedApp.class, "cuckooguard.cluster.ack-timeout-millis=300")
+                    .close())
         .isInstanceOf(Exception.class);
     assertThat(output.getOut() + output.getErr())
         .contains("APPLICATION FAILED TO START")
         .contains("without cuckooguard.cluster.instance");
+  }
+
+  /**
+   * A misspelled {@code cuckooguard.cluster.enabled} fails a real Boot start, naming the key and
+   * the accepted names (enabled among them).
+   */
+  @Test
+  void misspelledEnabledFailsTheStartNamingIt(CapturedOutput output) {
+    assertThatThrownBy(
+            () -> StartupTest.run(GuardedApp.class, "cuckooguard.cluster.enable=false").close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("unknown setting cuckooguard.cluster.enable;")
+        .contains("enabled, group-prefix, hazelcast-bean");
+  }
+
+  /**
+   * A real Boot application with a HazelcastInstance bean and no cuckoo-guard-hazelcast on its
+   * class loader: Boot prints the analyzer's description and action, both naming the property.
+   */
+  @Test
+  void aMemberWithoutTheModuleFailsTheBootStartNamingTheProperty(CapturedOutput output) {
+    assertThatThrownBy(
+            () ->
+                new SpringApplicationBuilder(GuardedApp.class)
+                    .web(WebApplicationType.NONE)
+                    .resourceLoader(
+                        new DefaultResourceLoader(
+                            new FilteredClassLoader("io.github.cuckooguard.cluster.hazelcast")))
+                    .initializers(
+                        c ->
+                            ((GenericApplicationContext) c)
+                                .registerBean(
+                                    "hazelcastInstance", HazelcastInstance.class, () -> member))
+                    .run("--spring.datasource.url=jdbc:h2:mem:nomodule-" + UUID.randomUUID())
+                    .close())
+        .isInstanceOf(Exception.class);
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("io.github.cuckooguard:cuckoo-guard-hazelcast is not on the class path")
+        .contains("or set cuckooguard.cluster.enabled=false if this is the only application")
+        .contains("Action:")
+        .contains("Add io.github.cuckooguard:cuckoo-guard-hazelcast");
+    assertThat(member.getLifecycleService().isRunning()).as("the member is the test's").isTrue();
   }
 }

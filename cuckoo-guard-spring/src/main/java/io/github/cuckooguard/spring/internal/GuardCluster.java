@@ -16,6 +16,10 @@ import org.springframework.util.ClassUtils;
  * name>}). Names no Hazelcast type: {@link HazelcastReplication} is loaded only once a {@code
  * HazelcastInstance} bean was found and the cluster module is present.
  *
+ * <p>A {@link GuardClusterSettings} bean (the Boot starter's {@code cuckooguard.cluster.*}), if the
+ * context has one, replaces each attribute of {@code @EnableCuckooGuard} it sets; the errors then
+ * name its settings.
+ *
  * <p>Decided once, at the first guard or after the singletons exist, whichever comes first; every
  * configuration error (a named bean that is missing or no member, several members and none named,
  * the cluster module missing while a member is there) fails the start. Once the context is running
@@ -107,66 +111,116 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
   }
 
   private @Nullable Replication decide() {
-    if (!enabled) {
+    // Settings from outside the annotation (the Boot starter's properties) replace its attributes.
+    GuardClusterSettings settings =
+        beanFactory.getBeanProvider(GuardClusterSettings.class).getIfAvailable();
+    Boolean required = settings != null ? settings.enabled() : null;
+    boolean on = required != null ? required : enabled;
+    String optOut =
+        settings != null
+            ? settings.name(GuardClusterSettings.Attribute.CLUSTER) + "=false"
+            : "@EnableCuckooGuard(cluster = false)";
+    String named = instanceBean;
+    String namedBy = "@EnableCuckooGuard(hazelcastInstance = \"" + instanceBean + "\")";
+    String nameWith = "@EnableCuckooGuard(hazelcastInstance = \"…\")";
+    long lease = leaseMillis;
+    String forced = "";
+    if (settings != null) {
+      if (required != null) {
+        forced = settings.name(GuardClusterSettings.Attribute.CLUSTER) + "=true is set, but ";
+      }
+      nameWith = settings.name(GuardClusterSettings.Attribute.HAZELCAST_INSTANCE) + "=…";
+      String bean = settings.hazelcastInstance();
+      if (bean != null) {
+        named = bean;
+        namedBy = settings.name(GuardClusterSettings.Attribute.HAZELCAST_INSTANCE) + "=" + bean;
+      }
+      Long millis = settings.leaseMillis();
+      if (millis != null) {
+        if (millis < 30) {
+          throw new IllegalStateException(
+              settings.name(GuardClusterSettings.Attribute.CLUSTER_LEASE_MILLIS)
+                  + "="
+                  + millis
+                  + ": the lease must be at least 30 ms");
+        }
+        lease = millis;
+      }
+    }
+    if (!on) {
       return null;
     }
     boolean hazelcastPresent = ClassUtils.isPresent(HAZELCAST_INSTANCE, classLoader);
     String bean;
-    if (!instanceBean.isEmpty()) {
-      if (!beanFactory.containsBean(instanceBean)) {
+    if (!named.isEmpty()) {
+      if (!beanFactory.containsBean(named)) {
         throw new IllegalStateException(
-            "@EnableCuckooGuard(hazelcastInstance = \""
-                + instanceBean
-                + "\"): there is no bean named '"
-                + instanceBean
+            namedBy
+                + ": there is no bean named '"
+                + named
                 + "'. Define the HazelcastInstance (an embedded member) as a bean of that name, or "
-                + "remove the attribute.");
+                + "remove the setting.");
       }
       if (!hazelcastPresent) {
-        throw missingModule("com.hazelcast:hazelcast and ", instanceBean);
+        throw missingModule("com.hazelcast:hazelcast and ", named, optOut);
       }
       Class<?> type = ClassUtils.resolveClassName(HAZELCAST_INSTANCE, classLoader);
-      if (!beanFactory.isTypeMatch(instanceBean, type)) {
+      if (!beanFactory.isTypeMatch(named, type)) {
         throw new IllegalStateException(
-            "@EnableCuckooGuard(hazelcastInstance = \""
-                + instanceBean
-                + "\"): the bean '"
-                + instanceBean
+            namedBy
+                + ": the bean '"
+                + named
                 + "' is a "
-                + beanFactory.getType(instanceBean)
+                + beanFactory.getType(named)
                 + ", not a com.hazelcast.core.HazelcastInstance.");
       }
-      bean = instanceBean;
+      bean = named;
     } else {
       if (!hazelcastPresent) {
+        if (required != null) {
+          throw new IllegalStateException(
+              forced
+                  + "com.hazelcast:hazelcast and io.github.cuckooguard:cuckoo-guard-hazelcast are not"
+                  + " on the class path. Add them and define a HazelcastInstance bean (an embedded"
+                  + " member), or remove the setting.");
+        }
         return null;
       }
       Class<?> type = ClassUtils.resolveClassName(HAZELCAST_INSTANCE, classLoader);
       String[] names = beanFactory.getBeanNamesForType(type, true, false);
       if (names.length == 0) {
+        if (required != null) {
+          throw new IllegalStateException(
+              forced
+                  + "the context has no HazelcastInstance bean. Define one (an embedded member), or"
+                  + " remove the setting.");
+        }
         return null;
       }
       if (names.length > 1) {
         throw new IllegalStateException(
-            "@EnableCuckooGuard: the context has "
+            "The guards of this context join their groups on a Hazelcast cluster, but the context"
+                + " has "
                 + names.length
                 + " HazelcastInstance beans "
                 + Arrays.toString(names)
                 + "; name the member whose cluster the guards join with "
-                + "@EnableCuckooGuard(hazelcastInstance = \"…\"), or set cluster = false if this is "
-                + "the only application instance that writes the guarded stores.");
+                + nameWith
+                + ", or set "
+                + optOut
+                + " if this is the only application instance that writes the guarded stores.");
       }
       bean = names[0];
     }
     if (!ClassUtils.isPresent(GROUP, classLoader)) {
-      throw missingModule("", bean);
+      throw missingModule("", bean, optOut);
     }
-    return new HazelcastReplication(beanFactory.getBean(bean), bean, leaseMillis);
+    return new HazelcastReplication(beanFactory.getBean(bean), bean, lease);
   }
 
-  private static IllegalStateException missingModule(String hazelcast, String bean) {
+  private static IllegalStateException missingModule(String hazelcast, String bean, String optOut) {
     return new IllegalStateException(
-        "@EnableCuckooGuard: the guards of this context join their groups on the cluster of the "
+        "The guards of this context join their groups on the cluster of the "
             + "HazelcastInstance bean '"
             + bean
             + "', but "
@@ -176,8 +230,8 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
             + " not on the class path. Add "
             + (hazelcast.isEmpty() ? "it" : "them")
             + " (and, with modules, requires io.github.cuckooguard.cluster.hazelcast), or set "
-            + "@EnableCuckooGuard(cluster = false) if this is the only application instance that "
-            + "writes the guarded stores.");
+            + optOut
+            + " if this is the only application instance that writes the guarded stores.");
   }
 
   @Override

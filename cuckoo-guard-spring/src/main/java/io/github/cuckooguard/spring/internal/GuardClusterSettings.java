@@ -1,0 +1,46 @@
+package io.github.cuckooguard.spring.internal;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cluster settings of a context's guards that come from outside {@code @EnableCuckooGuard} (the
+ * Spring Boot starter binds them from the {@code Environment}). When the context holds a bean of
+ * this type, each value it gives (non-null) replaces the matching attribute of the annotation
+ * ({@code cluster}, {@code hazelcastInstance}, {@code clusterLeaseMillis}), and the start-up errors
+ * name its settings (by {@link #name}) instead of the attributes. Read once, when the context
+ * decides whether its guards cluster.
+ */
+public interface GuardClusterSettings {
+
+  /** The attribute of {@code @EnableCuckooGuard} a setting replaces. */
+  enum Attribute {
+    /** {@code cluster}. */
+    CLUSTER,
+    /** {@code hazelcastInstance}. */
+    HAZELCAST_INSTANCE,
+    /** {@code clusterLeaseMillis}. */
+    CLUSTER_LEASE_MILLIS
+  }
+
+  /**
+   * {@code TRUE}: the guards join their groups, and the context fails to start without a {@code
+   * HazelcastInstance} bean or without cuckoo-guard-hazelcast; {@code FALSE}: they stay local even
+   * with such a bean; null: the annotation decides (join when there is a bean, unless {@code
+   * cluster = false}).
+   */
+  @Nullable Boolean enabled();
+
+  /**
+   * The name of the {@code HazelcastInstance} bean to join through, or null for the annotation's.
+   */
+  @Nullable String hazelcastInstance();
+
+  /** The lease of the groups in milliseconds (at least 30), or null for the annotation's. */
+  @Nullable Long leaseMillis();
+
+  /**
+   * The name of the setting that replaces {@code attribute}, as the user writes it (e.g. a property
+   * name), for error messages.
+   */
+  String name(Attribute attribute);
+}
