@@ -34,11 +34,12 @@ final class Members implements AutoCloseable {
 
   /**
    * Ports 5900-5963 (or from {@code -Dcuckoo.test.hazelcast.port} on: a range of 64) belong to this
-   * module's tests; each cluster takes one of {@value #BLOCKS} blocks of {@value #PORTS}.
+   * module's tests; each cluster takes one of {@code BLOCKS} blocks of {@value #PORTS} (8 blocks,
+   * or {@code -Dcuckoo.test.hazelcast.blocks} for a smaller range).
    */
   static final int PORTS = 8;
 
-  static final int BLOCKS = 8;
+  static final int BLOCKS = Integer.getInteger("cuckoo.test.hazelcast.blocks", 8);
 
   private static final int FIRST_PORT = Integer.getInteger("cuckoo.test.hazelcast.port", 5900);
 
