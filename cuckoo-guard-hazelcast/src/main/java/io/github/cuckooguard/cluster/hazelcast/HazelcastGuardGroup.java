@@ -6,6 +6,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import io.github.cuckooguard.CuckooFilter;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spi.GroupEngine;
 import io.github.cuckooguard.spi.GroupUnavailableException;
@@ -119,6 +120,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Bound on the rate difference of two members' monotonic clocks, by default (1 %). */
   public static final double DEFAULT_MAX_CLOCK_DRIFT = 0.01;
 
+  /** Bytes of a scanDump chunk sent per message of the peer-dump join, by default (1 MiB). */
+  public static final int DEFAULT_DUMP_PIECE_BYTES = 1 << 20;
+
+  /** How long a joiner waits for each answer of a peer streaming its dump before it gives up. */
+  static final long DUMP_REQUEST_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   /** Added to every revocation wait, for scheduling delay on the waiting side. */
   public static final long SAFETY_MARGIN_MILLIS = 10;
 
@@ -200,6 +207,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    */
   private final long writableFrom;
 
+  /** The peer-dump join: this member's snapshots for joiners, and whether it joins from them. */
+  private final DumpServer<K> dumps;
+
+  private final boolean peerDump;
+  private final int dumpPieceBytes;
+  private final AtomicLong peerDumpsLoaded = new AtomicLong();
+
   private HazelcastGuardGroup(Builder<K> b) {
     this.hazelcast = b.hazelcast;
     this.local = b.guard;
@@ -221,6 +235,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     this.holds = new GroupHolds(hazelcast, executor, name, self, leaseNanos);
+    this.dumps = new DumpServer<>(this::snapshotForPeer, clock);
+    this.peerDump = b.peerDump;
+    this.dumpPieceBytes = b.dumpPieceBytes;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
           "a guard group named '"
@@ -452,17 +469,25 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     // not apply it, any lease it holds began before now, so a full revocation wait from now
     // outlasts it.
     List<Future<Integer>> strangers = new ArrayList<>();
+    List<UUID> strangerIds = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
         strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
+        strangerIds.add(e.getKey());
         beginsSent.incrementAndGet();
       }
     }
     long strangerWaitUntil = 0;
     boolean strangerSilent = false;
-    for (Future<Integer> reply : strangers) {
-      if (!acknowledged(reply, deadline)) {
+    for (int i = 0; i < strangers.size(); i++) {
+      if (!acknowledged(strangers.get(i), deadline)) {
         strangerSilent = true;
+        // No more renewals for it from here (grantRenew of a stranger records it as a peer): the
+        // wait below starts after every grant this member gave it.
+        Peer silent = peers.computeIfAbsent(strangerIds.get(i), u -> new Peer());
+        synchronized (silent) {
+          silent.revoked = true;
+        }
       }
     }
     if (strangerSilent) {
@@ -811,10 +836,30 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return true;
   }
 
+  /**
+   * A renewal of a member that never JOINed here (it joined the group before this member did)
+   * records it as a peer at its epoch, granted now, instead of refusing it: refused, every member
+   * would lapse whenever a member joins, and none could serve the joiner a dump. Why that is safe
+   * without a JOIN's drain: this member's writes so far reached it as a stranger (at whatever epoch
+   * it is), applied there or, if not acknowledged, revoked it (the stranger path records it
+   * revoked, so no renewal is granted after that write) and waited a full revocation wait after
+   * that; from the record on, writes go to it at its epoch with the usual acknowledgement or
+   * revocation wait, which reads this grant.
+   */
   private int grantRenew(GroupTask task) {
     Peer peer = peers.get(task.origin);
     if (peer == null) {
-      return GroupTask.NACK;
+      Peer stranger = new Peer();
+      synchronized (stranger) {
+        stranger.epoch = task.epoch;
+        stranger.granted = true;
+        stranger.lastGrant = clock.getAsLong();
+      }
+      Peer raced = peers.putIfAbsent(task.origin, stranger);
+      if (raced == null) {
+        return GroupTask.ACK;
+      }
+      peer = raced; // a JOIN or a revocation recorded it meanwhile: judge by that record
     }
     synchronized (peer) {
       if (peer.epoch != task.epoch || peer.revoked || !peer.granted) {
@@ -902,11 +947,23 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   /**
-   * Rebuilds from the KeySource: started after every member granted the JOIN round of {@code ep}.
+   * Rebuilds, from a peer's dump (see {@link PeerDumpJoin}) or else the KeySource: started after
+   * every member granted the JOIN round of {@code ep}, so the rebuild is installed after this
+   * member is subscribed, and a peer snapshots only after the install.
    */
   private void synchronize(long ep) {
-    local
-        .rebuild()
+    List<Member> others = peerDump ? List.copyOf(otherMembers().values()) : List.of();
+    (others.isEmpty()
+            ? local.rebuild()
+            : local.rebuildFrom(
+                new PeerDumpJoin<K>(
+                    name,
+                    executor,
+                    () -> List.copyOf(otherMembers().values()),
+                    dumpPieceBytes,
+                    DUMP_REQUEST_TIMEOUT_NANOS,
+                    2 * leaseNanos,
+                    peerDumpsLoaded::incrementAndGet)))
         .whenComplete(
             (ok, failure) -> {
               receiverLock.writeLock().lock();
@@ -922,6 +979,37 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
                 receiverLock.writeLock().unlock();
               }
             });
+  }
+
+  /**
+   * A snapshot of the local filter for a joining member, or null unless this member may answer
+   * "absent" from it: under the receiver lock (no lapse, no change of epoch or of {@code complete}
+   * meanwhile), complete and leased before the copy, and still leased after it. So at the copy's
+   * instant the filter held every key visible at the source: a key made visible without this
+   * member's acknowledgement was made visible only after its lease had run out, and it is still
+   * running after the copy.
+   */
+  private @Nullable CuckooFilter<K> snapshotForPeer() {
+    receiverLock.readLock().lock();
+    try {
+      if (closed || !complete || !mayAnswerAbsent()) {
+        return null;
+      }
+      CuckooFilter<K> copy = local.snapshot();
+      return copy != null && mayAnswerAbsent() ? copy : null;
+    } finally {
+      receiverLock.readLock().unlock();
+    }
+  }
+
+  /** The serving side of the peer-dump join. */
+  DumpServer<K> dumps() {
+    return dumps;
+  }
+
+  /** Joins (and rejoins) whose filter a peer's dump supplied. */
+  long peerDumpsLoaded() {
+    return peerDumpsLoaded.get();
   }
 
   private void lapseLocked(String why) {
@@ -994,6 +1082,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       receiverLock.writeLock().unlock();
     }
     renewer.shutdownNow();
+    dumps.clear();
     registry(hazelcast).remove(name, this);
     try {
       hazelcast.getCluster().removeMembershipListener(membershipRegistration);
@@ -1031,6 +1120,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
     private LongSupplier clock = System::nanoTime;
+    private boolean peerDump = true;
+    private boolean peerDumpSet;
+    private int dumpPieceBytes = DEFAULT_DUMP_PIECE_BYTES;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
       this.hazelcast = hazelcast;
@@ -1094,6 +1186,30 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.maxClockDrift = drift;
       this.driftSet = true;
+      return this;
+    }
+
+    /**
+     * Whether this member, when it joins or rejoins, loads its filter from another member's
+     * snapshot, streamed over the cluster while the writes made meanwhile are kept and applied
+     * (default true); it scans its own KeySource if no member can serve one. False: it always
+     * scans. Either way it serves snapshots to joining members while it may answer "absent".
+     */
+    public Builder<K> peerDump(boolean peerDump) {
+      if (peerDumpSet) {
+        throw new IllegalStateException("peerDump was already set to " + this.peerDump);
+      }
+      this.peerDump = peerDump;
+      this.peerDumpSet = true;
+      return this;
+    }
+
+    /** Test hook: bytes per message when streaming a dump (default 1 MiB). */
+    Builder<K> dumpPieceBytes(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("dumpPieceBytes (" + bytes + ") must be positive");
+      }
+      this.dumpPieceBytes = bytes;
       return this;
     }
 

@@ -18,9 +18,10 @@
  *       refuses once it has <em>revoked</em> M (below) at M's current epoch.
  *   <li><b>Epoch.</b> A number M takes at start and at every lapse (lease run out, renewal or join
  *       refused); messages carry the target's epoch, and M applies none of an older epoch.
- *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its {@link
- *       io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e, has
- *       swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
+ *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild requested after every
+ *       member granted M's JOIN at e has swapped in: by default a rebuild from another member's
+ *       dump (Joining, below), or else from M's own {@link io.github.cuckooguard.KeySource}; after
+ *       a hold ends on M, only a rebuild from M's own source.
  *   <li>M answers "definitely absent" only if no other member's hold is open on M (guarantee 5),
  *       its filter is complete, its lease has not run out, and its local guard says so; otherwise
  *       "might contain".
@@ -56,6 +57,22 @@
  *       retried until applied or the member left) or by the writer leaving the cluster, and in both
  *       cases only after the member's guard was marked stale: it answers "absent" again only after
  *       a rebuild from its own source that started after the commit. A lapse does not end a hold.
+ *   <li><b>Joining and rejoining.</b> A member that joins, or rejoins after a lapse (a split, a
+ *       pause, a lost lease), passes through until it is complete. After its JOIN round is granted
+ *       it installs a rebuild and only then asks the other members, one after the other, for a
+ *       snapshot; a member serves one only while it holds a fresh lease with a complete filter
+ *       (checked before and after the copy, which is taken under its guard's write lock), and
+ *       streams it as the {@code scanDump} chunks of that one snapshot, in pieces of at most 1 MiB
+ *       per executor task. Enters and leaves that reach the joiner meanwhile are applied and kept
+ *       by the rebuild, which adds them to the loaded filter. So a present key is in the snapshot
+ *       (visible when it was taken, so in a complete, leased member's filter) or its enter reached
+ *       the joiner after the JOIN (before the install, hence before the snapshot). A serving member
+ *       that dies, times out or is refused mid-stream is replaced by the next, with a new loader
+ *       (chunks of two snapshots are never assembled: each carries its snapshot's dump id); while
+ *       every member refuses it asks again for two leases; if none can serve one, the same rebuild
+ *       scans the joiner's KeySource. A renewal from a member that never joined here (it was in the
+ *       group first) is granted and records it at its epoch, so a join does not make the others
+ *       lapse.
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
  *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), and
  *       the first writes of a freshly joined group object wait one such lease.
@@ -98,12 +115,11 @@
  * ReplicatedGuard.replicate}: one message per member for the batch, applied whole before the
  * acknowledgement), which the Hibernate integration does for the inserts of a flush (and of a
  * transaction's commit). Ends are sent without waiting, the first at once and those made while a
- * batch of ends is on its way together in the next (one message per member); there is no peer-dump
- * join (a joiner always rebuilds from its own source); an enter that stays open for longer than
- * lease / 3 delays other members' joins (they retry), and so does an open hold, for as long as its
- * write's transaction runs; a hold costs one round trip and a rebuild on every member after its
- * release; ends lost in transit leave a remote key in flight (a false positive, and a few bytes)
- * until the writer's member leaves or the receiver lapses.
+ * batch of ends is on its way together in the next (one message per member); a peer-dump join holds
+ * one copy of the serving member's filter per joiner while it streams (and blocks that member's
+ * writes for the copy); an enter that stays open for longer than lease / 3 delays other members'
+ * joins (they retry); ends lost in transit leave a remote key in flight (a false positive, and a
+ * few bytes) until the writer's member leaves or the receiver lapses.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;
