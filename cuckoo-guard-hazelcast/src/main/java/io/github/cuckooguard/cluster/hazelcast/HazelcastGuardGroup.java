@@ -184,6 +184,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    */
   volatile boolean renewalsPaused;
 
+  /**
+   * Test hook: runs in every begin's delivery after it read the peer records it asks by (their
+   * epochs), before it waits for the acknowledgements; a renewal recorded meanwhile must not leave
+   * a member unasked.
+   */
+  volatile Runnable afterPeerRecordsRead = () -> {};
+
   private final ConcurrentHashMap<UUID, Peer> peers = new ConcurrentHashMap<>();
   private final Object seqLock = new Object();
   private long enterSeq;
@@ -327,6 +334,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return lapses.get();
   }
 
+  /** Whether this member has a record of {@code member} (a JOIN or a renewal it granted). */
+  boolean hasRecordOf(UUID member) {
+    return peers.containsKey(member);
+  }
+
   /** Begin messages (enter or leave) this member sent. */
   long beginsSent() {
     return beginsSent.get();
@@ -410,8 +422,19 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
   }
 
+  /**
+   * Releases a hold of this member. Its own guard is marked stale first, before the hold leaves the
+   * JOIN drain: the write of unknown keys has completed, and this member's filter lacks its rows
+   * until a rebuild from its own source that starts now swaps in. A member whose JOIN the hold held
+   * back (it missed the hold) is granted as soon as the hold leaves the drain and may then load a
+   * dump from here; stale, this member refuses it (a snapshot is taken only outside pass-through)
+   * until that rebuild, whose filter has the rows. Every other member that applied the hold refuses
+   * too, holding and then stale. (The caller marks its guard stale as well, see {@link
+   * ReplicatedGuard#hold()}; the requests coalesce into one rebuild.)
+   */
   @Override
   public CompletionStage<Void> holdEnded(long op) {
+    local.markStale("this member's hold ended (its write of unknown keys completed)");
     entersInFlight.remove(op);
     return holds.release(op);
   }
@@ -442,43 +465,36 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     long deadline = clock.getAsLong() + ackTimeoutNanos;
     Map<UUID, Member> members = otherMembers();
     List<Sent> sent = new ArrayList<>();
-    // Peers, read after the enter's seq was taken: a peer that JOINs later drains this enter.
-    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
-      Peer peer = e.getValue();
-      long peerEpoch;
-      synchronized (peer) {
-        if (peer.revoked) {
-          if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
-            continue; // its window at this epoch is closed: it cannot answer absent until it
-            // rejoins
-          }
-          sent.add(new Sent(e.getKey(), peer, peer.epoch, null)); // still inside: wait it out below
-          continue;
-        }
-        peerEpoch = peer.epoch;
-      }
-      Member member = members.get(e.getKey());
-      Future<Integer> reply =
-          member == null ? null : executor.submitToMember(taskAt.apply(peerEpoch), member);
-      beginsSent.incrementAndGet();
-      sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
-    }
-    // Members in this member's view that never JOINed here: their view may not contain this member
-    // yet, so they may hold leases it never granted. Ask them at whatever epoch they are; if one
-    // does
-    // not apply it, any lease it holds began before now, so a full revocation wait from now
-    // outlasts it.
+    boolean strangerSilent = false;
+    // Each member's record is read once, and that one read decides how it is asked: at the epoch
+    // of its record, or, without one, as a stranger at whatever epoch it is. (Reading the records
+    // first and asking the members without one afterwards would ask neither way a member recorded
+    // in between: grantRenew records a stranger whose renewal it grants, without a JOIN's drain, so
+    // that member would renew its lease without this begin.) Records are read after the enter's
+    // seq was taken: a peer that JOINs later drains this enter.
+    // Members in this member's view that never JOINed here and have no record: their view may not
+    // contain this member yet, so they may hold leases it never granted. Ask them at whatever
+    // epoch they are; if one does not apply it, a full revocation wait from after its revocation
+    // outlasts every lease it holds.
     List<Future<Integer>> strangers = new ArrayList<>();
     List<UUID> strangerIds = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
-      if (!peers.containsKey(e.getKey())) {
+      Peer peer = peers.get(e.getKey());
+      if (peer == null) {
         strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
         strangerIds.add(e.getKey());
         beginsSent.incrementAndGet();
+      } else {
+        askPeer(e.getKey(), peer, e.getValue(), taskAt, sent);
       }
     }
-    long strangerWaitUntil = 0;
-    boolean strangerSilent = false;
+    // Peers no longer in this member's view: not asked; waited out if they may still be leased.
+    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
+      if (!members.containsKey(e.getKey())) {
+        askPeer(e.getKey(), e.getValue(), null, taskAt, sent);
+      }
+    }
+    afterPeerRecordsRead.run();
     for (int i = 0; i < strangers.size(); i++) {
       if (!acknowledged(strangers.get(i), deadline)) {
         strangerSilent = true;
@@ -490,6 +506,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         }
       }
     }
+    long strangerWaitUntil = 0;
     if (strangerSilent) {
       strangerWaitUntil = clock.getAsLong() + revocationWaitNanos;
     }
@@ -505,6 +522,34 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     while (strangerSilent && strangerWaitUntil - clock.getAsLong() > 0) {
       TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
     }
+  }
+
+  /**
+   * Sends the begin to {@code peer} at the epoch of its record (unless it was revoked and its
+   * window is closed, or {@code member} is null: not in this member's view) and notes what to wait
+   * for.
+   */
+  private void askPeer(
+      UUID id,
+      Peer peer,
+      @Nullable Member member,
+      LongFunction<GroupTask> taskAt,
+      List<Sent> sent) {
+    long peerEpoch;
+    synchronized (peer) {
+      if (peer.revoked) {
+        if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
+          return; // its window at this epoch is closed: it cannot answer absent until it rejoins
+        }
+        sent.add(new Sent(id, peer, peer.epoch, null)); // still inside: wait it out
+        return;
+      }
+      peerEpoch = peer.epoch;
+    }
+    Future<Integer> reply =
+        member == null ? null : executor.submitToMember(taskAt.apply(peerEpoch), member);
+    beginsSent.incrementAndGet();
+    sent.add(new Sent(id, peer, peerEpoch, reply));
   }
 
   private boolean acknowledged(@Nullable Future<Integer> reply, long deadline)
@@ -844,7 +889,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * it is), applied there or, if not acknowledged, revoked it (the stranger path records it
    * revoked, so no renewal is granted after that write) and waited a full revocation wait after
    * that; from the record on, writes go to it at its epoch with the usual acknowledgement or
-   * revocation wait, which reads this grant.
+   * revocation wait, which reads this grant. A write under way when the record is made read the
+   * member's record once, before (it asks it as a stranger) or after (it asks it at this epoch):
+   * deliverBegin decides per member from that one read, so none is left unasked.
    */
   private int grantRenew(GroupTask task) {
     Peer peer = peers.get(task.origin);
