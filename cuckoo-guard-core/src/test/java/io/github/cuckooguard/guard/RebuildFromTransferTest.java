@@ -316,4 +316,46 @@ class RebuildFromTransferTest {
     assertThatThrownBy(() -> stale.rebuildFrom(loaders -> snapshot).join())
         .hasMessageContaining("needs a KeySource");
   }
+
+  /**
+   * A semi-sorted guard's snapshot keeps the semi-sorted layout: its words are copied as they are,
+   * so read as a plain table they would decode to other fingerprints (a copy that dropped the
+   * layout misses most keys here). Checked on the copy itself and after its scanDump chunks were
+   * loaded, as a joiner loads them; 12-bit fingerprints, grown into plain sub-filters too.
+   */
+  @Test
+  void aSemiSortedGuardsSnapshotHoldsEveryKeyInItsOwnLayout() throws Exception {
+    Set<Long> keys = ConcurrentHashMap.newKeySet();
+    CuckooGuard<Long> semi =
+        CuckooGuard.newBuilder(Funnels.longFunnel())
+            .name("semi")
+            .expectedInsertions(2_000)
+            .fingerprintBits(12)
+            .semiSorted()
+            .keySource(keys::forEach)
+            .build();
+    SplittableRandom random = new SplittableRandom(SEED);
+    for (int i = 0; i < 6_000; i++) { // three times the expected: growth adds sub-filters
+      long k = random.nextLong();
+      try (PendingEnter<Long> e = semi.beginEnter(k)) {
+        e.visible();
+      }
+      keys.add(k);
+    }
+    CuckooFilter<Long> snapshot = Objects.requireNonNull(semi.snapshot());
+    long missingInCopy = keys.stream().filter(k -> !snapshot.mightContain(k)).count();
+    assertThat(missingInCopy).as("keys the snapshot misses").isZero();
+    ChunkLoader<CuckooFilter<Long>> loader = CuckooFilter.loader(Funnels.longFunnel());
+    for (long cursor = 0; ; ) {
+      DumpChunk chunk = snapshot.scanDump(cursor);
+      if (chunk.isEnd()) {
+        break;
+      }
+      loader.loadChunk(chunk);
+      cursor = chunk.cursor();
+    }
+    CuckooFilter<Long> loaded = loader.complete();
+    long missingLoaded = keys.stream().filter(k -> !loaded.mightContain(k)).count();
+    assertThat(missingLoaded).as("keys the loaded snapshot misses").isZero();
+  }
 }
