@@ -29,8 +29,10 @@ import org.junit.jupiter.api.Timeout;
  */
 class StrangerRecordedMidBeginTest {
 
-  /** Long enough that A's lease outlives its paused renewals and the wait for B's JOIN. */
-  private static final Duration LEASE = Duration.ofSeconds(6);
+  /**
+   * Long enough that A's lease outlives its paused renewals: B's member start, its JOIN, the hook.
+   */
+  private static final Duration LEASE = Duration.ofSeconds(10);
 
   @Test
   @Timeout(60)
@@ -40,9 +42,8 @@ class StrangerRecordedMidBeginTest {
       HazelcastInstance hzA = members.start();
       HazelcastGuardGroup<Long> a = members.group(hzA, source, LEASE);
       Members.awaitLeased(Duration.ofSeconds(20), a);
+      // Paused before B's member exists: no round of A can reach B's group.
       a.renewalsPaused = true;
-      Thread.sleep(300); // a round already under way ends (B's group does not exist yet)
-
       HazelcastInstance hzB = members.start();
       AtomicLong skip = new AtomicLong();
       CuckooGuard<Long> guardB =

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Timeout;
  * it after its leave was announced and before the source does; an "absent" answer is a false
  * negative if the key is still in {@code present} after the answer. Seeds fixed per writer.
  */
-class ReviewJoinTest {
+class RejoinFromPeerDumpsTest {
 
   @Test
-  @Timeout(150)
+  @Timeout(90)
   void rejoinsFromPeerDumpsWhileEntersAndLeavesAreInFlight() throws Exception {
     Set<Long> source = ConcurrentHashMap.newKeySet();
     Set<Long> present = ConcurrentHashMap.newKeySet();
@@ -95,7 +95,7 @@ class ReviewJoinTest {
               "reader"));
       threads.forEach(Thread::start);
       long lapses = c.lapses();
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(16);
       while (System.nanoTime() - until < 0) {
         c.renewalsPaused = true; // C starved past its lease: lapses, rejoins from a dump
         Thread.sleep(Members.LEASE.toMillis() + 100);
@@ -116,8 +116,8 @@ class ReviewJoinTest {
               + (c.lapses() - lapses)
               + ", C dumps loaded "
               + c.peerDumpsLoaded();
-      System.out.println("ReviewJoinTest: " + summary);
-      assertThat(c.lapses() - lapses).as(summary).isGreaterThan(3);
+      System.out.println("RejoinFromPeerDumpsTest: " + summary);
+      assertThat(c.lapses() - lapses).as(summary).isGreaterThan(2);
       assertThat(c.peerDumpsLoaded()).as(summary).isPositive();
       assertThat(falseNegatives.sum()).as("false negatives; " + summary).isZero();
     }
