@@ -21,6 +21,10 @@ module io.github.cuckooguard.spring {
   requires static io.github.cuckooguard.hibernate;
   requires static org.hibernate.orm.core;
   requires static jakarta.persistence;
+  // Optional: a HazelcastInstance bean makes every guard of the context join its group on that
+  // cluster (through the cluster module); detected by class presence.
+  requires static com.hazelcast.core;
+  requires static io.github.cuckooguard.cluster.hazelcast;
 
   exports io.github.cuckooguard.spring;
 

@@ -128,6 +128,31 @@ public final class LongCuckooFilter extends AbstractCuckooFilter {
   }
 
   /**
+   * {@link #add} of {@code keys[from .. from + length)} in order, stopping at the first key the
+   * filter refuses; allocates nothing. Returns how many keys were added: {@code length} if all
+   * were, else {@code r < length} with {@code keys[from + r]} the key refused.
+   *
+   * <p>The writer lock is taken once per batch of up to 1,024 keys instead of once per key (a
+   * longer range takes it once per 1,024 keys: other writers wait at most that long; readers never
+   * wait). A filter that can grow grows in the middle of a batch exactly as a single {@link #add}
+   * would.
+   *
+   * <p>When the filter is full (it refuses a key: no room within the kick budget and no growth
+   * left, or the key's bucket pair already holds as many copies of its fingerprint as it can): the
+   * keys before the refused one are stored and stay stored; the refused key and the keys after it
+   * are not stored; and nothing stored before, by this call or earlier, is lost, because an add
+   * only fills a free slot or moves fingerprints inside their own bucket pairs, and a refused add
+   * changes nothing. So every key added and not removed still answers {@link #mightContain} true.
+   *
+   * @return the number of keys added, in {@code [0, length]}
+   * @throws IndexOutOfBoundsException if the range is outside {@code keys}
+   */
+  public int addAll(long[] keys, int from, int length) {
+    Objects.checkFromIndexSize(from, length, keys.length);
+    return core.addAllUntilRefused(keys, from, length, hasher);
+  }
+
+  /**
    * {@link #add} per key, continuing after a failure, one result per element of {@code keys}
    * (CF.INSERT).
    */

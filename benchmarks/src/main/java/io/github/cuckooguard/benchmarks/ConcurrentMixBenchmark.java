@@ -32,6 +32,8 @@ import org.openjdk.jmh.infra.ThreadParams;
  * remove is of a key whose add happened. Readers probe at a 50 % positive share, their positives
  * drawn from the base, so their {@code found} counter must stay at or above half the lookups.
  *
+ * <p>Group {@code control}: the same reader beside a thread that only burns CPU ({@link #burner}).
+ *
  * <p>{@code writerPause} sets the write rate: after each operation the writer burns that many
  * {@link Blackhole#consumeCPU} tokens outside the filter. 0 is a writer that does nothing else (the
  * worst case: millions of writes a second); the others are a busy but real cache's churn. The
@@ -60,7 +62,7 @@ public class ConcurrentMixBenchmark {
   public int n;
 
   /** Blackhole tokens the writer burns between its operations (0: back to back). */
-  @Param({"0", "256", "4096"})
+  @Param({"0", "128", "256", "4096"})
   public int writerPause;
 
   FilterAdapter filter;
@@ -134,6 +136,27 @@ public class ConcurrentMixBenchmark {
     }
     Blackhole.consumeCPU(writerPause);
     return added;
+  }
+
+  /** One lookup while the CPU-burning control thread ({@link #burner}) runs. */
+  @Benchmark
+  @Group("control")
+  @GroupThreads(1)
+  public void readerBesideBurner(Probe probe) {
+    probe.count(filter.mightContain(probe.next()));
+  }
+
+  /**
+   * The control for {@link #writer}: a second thread that keeps its core busy but touches nothing
+   * the reader reads, so {@code mixed:reader / control:readerBesideBurner − 1} is what sharing
+   * lines with the writer costs the reader, without what any second busy thread costs it (a shared
+   * core's turbo budget, caches, memory bandwidth).
+   */
+  @Benchmark
+  @Group("control")
+  @GroupThreads(1)
+  public void burner() {
+    Blackhole.consumeCPU(256);
   }
 
   /** One lookup, no writer: the baseline of {@link #reader}. */

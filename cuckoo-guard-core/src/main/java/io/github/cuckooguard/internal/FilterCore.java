@@ -375,6 +375,31 @@ public final class FilterCore extends FilterCorePadTail {
     }
   }
 
+  /**
+   * {@link #add} of the hashes of {@code keys[from .. from + length)} in order, stopping at the
+   * first one that could not be stored; returns how many were stored (so {@code length} if all
+   * were). The writer lock is taken once per {@value #ADD_BATCH} adds. Each add is the one add path
+   * ({@link #addLocked}), so nothing stored before is lost, and a refused add changed nothing: the
+   * keys before the refused one are stored, it and the ones after it are not.
+   */
+  public int addAllUntilRefused(long[] keys, int from, int length, Hasher64 hasher) {
+    int done = 0;
+    while (done < length) {
+      int to = Math.min(length, done + ADD_BATCH);
+      lock.lock();
+      try {
+        for (; done < to; done++) {
+          if (!addLocked(hasher.hashLongToLong(keys[from + done]))) {
+            return done;
+          }
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+    return length;
+  }
+
   /** CF.ADDNX: one of {@link #RESULT_ADDED}, {@link #RESULT_EXISTS}, {@link #RESULT_FULL}. */
   public int addIfAbsent(long hash) {
     lock.lock();
@@ -394,6 +419,13 @@ public final class FilterCore extends FilterCorePadTail {
    * no stored copy is removed or left outside its pair.
    */
   private boolean addLocked(long hash) {
+    // An ungrown 16- or 8-bit plain table: the same first step (an empty slot of the first bucket,
+    // else of the second) with the layout's constants; anything else takes the general path, which
+    // repeats that step and goes on to kicks and growth.
+    Table s = single;
+    if (s != null && s.kind != Table.GENERAL && s.tryPlaceFirst(hash)) {
+      return stored();
+    }
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);

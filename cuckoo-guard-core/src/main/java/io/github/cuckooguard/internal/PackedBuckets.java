@@ -55,12 +55,33 @@ abstract class PackedBuckets extends TablePadHead {
   /** Every bit of a window but the lanes' high bits: for the exact zero-lane count. */
   final long lowParts;
 
+  /**
+   * {@link #WORD16} or {@link #HALF8} for a plain-layout table of 4-slot buckets of 16 or 8 bits,
+   * whose lookups and adds of a first sub-filter take the specialised paths of {@link Table} (the
+   * layout's constants are compiled in, so a lookup reads fewer fields); {@link #GENERAL}
+   * otherwise. Here, among the fields lookups read, and not in {@link Table} beside the {@code
+   * items} that every add writes.
+   */
+  final int kind;
+
+  static final int GENERAL = 0;
+
+  /** 4 × 16 bits: bucket i is word i. */
+  static final int WORD16 = 1;
+
+  /** 4 × 8 bits: bucket i is the half {@code i & 1} of word {@code i >>> 1}. */
+  static final int HALF8 = 2;
+
   /** Seqlock stamps, one per stripe of buckets; the protocol is in {@link Table}. */
   final long[] stamps;
 
   final int stampMask;
 
-  PackedBuckets(int f, int b, int n, int m, long[] words) {
+  /**
+   * @param plain the words are laid out as described here (not semi-sorted)
+   */
+  PackedBuckets(int f, int b, int n, int m, long[] words, boolean plain) {
+    this.kind = !plain || b != 4 ? GENERAL : f == 16 ? WORD16 : f == 8 ? HALF8 : GENERAL;
     this.fingerprintBits = f;
     this.bucketSize = b;
     this.localBuckets = n;

@@ -126,7 +126,8 @@ public final class Table extends TablePadTail {
         b,
         n,
         m,
-        words != null ? words : new long[wordCount(storedBits(f, b, semiSorted), b, n, m)]);
+        words != null ? words : new long[wordCount(storedBits(f, b, semiSorted), b, n, m)],
+        !layoutFor(f, b, semiSorted));
     this.kicks = new KickPath(maxKicks);
     this.altMask = (1L << altBits) - 1;
     this.semi = layoutFor(f, b, semiSorted) ? new SemiSortedBuckets(f, data) : null;
@@ -234,6 +235,13 @@ public final class Table extends TablePadTail {
    * way ({@link #contains}).
    */
   boolean containsHash(long hash) {
+    int k = kind;
+    if (k == WORD16) {
+      return contains16(hash);
+    }
+    if (k == HALF8) {
+      return contains8(hash);
+    }
     // A semi-sorted table's words are not laid out as the plain fields below describe.
     if (semi != null || windows != 1) {
       long fp = fingerprintOf(hash);
@@ -288,6 +296,145 @@ public final class Table extends TablePadTail {
       }
       Thread.onSpinWait();
     }
+  }
+
+  private static final long LO16 = 0x0001_0001_0001_0001L;
+  private static final long HI16 = LO16 << 15;
+  private static final int LO8 = 0x0101_0101;
+  private static final int HI8 = LO8 << 7;
+
+  /**
+   * {@link #containsHash} of a {@link #WORD16} table: bucket i is word i, the layout's masks are
+   * constants, and only {@code data}, {@code stamps}, {@code stampMask} and {@code localBuckets}
+   * are read from the object.
+   *
+   * <p>A match is returned at once, unvalidated, and the second bucket is read only if the first
+   * holds no match. Every slot lies inside one word and every write of it is one store of that word
+   * (the layout is plain: {@code kind} is never WORD16 or HALF8 for a semi-sorted table), so a
+   * match read by one load is a copy the pair held at that instant, never a half-written slot; at
+   * worst it is a false positive, which the filter's contract allows. A "no" is returned only
+   * validated, exactly as {@link #contains}: both stamps are read (acquire) before either bucket
+   * and re-read after both, and the answer stands only if both were even and unchanged (the
+   * argument in the class comment holds for the two bucket loads in either order, and here the
+   * second may not be issued until the first has been tested).
+   */
+  private boolean contains16(long hash) {
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final int n = localBuckets;
+    final long fp = BucketIndex.fingerprint(hash, 0xFFFFL);
+    final int l1 = BucketIndex.primaryIndex(hash, n);
+    final int l2 = BucketIndex.altIndex(l1, fp, n, n >>> 1);
+    final int s1 = (l1 & sm) + STAMP_PAD;
+    final int s2 = (l2 & sm) + STAMP_PAD;
+    final long rep = fp * LO16;
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(st, s1);
+      long v2 = (long) LONGS.getAcquire(st, s2);
+      long x = d[l1] ^ rep;
+      if (((x - LO16) & ~x & HI16) != 0) {
+        return true;
+      }
+      long y = d[l2] ^ rep;
+      if (((y - LO16) & ~y & HI16) != 0) {
+        return true;
+      }
+      VarHandle.acquireFence();
+      long u1 = (long) LONGS.getOpaque(st, s1);
+      long u2 = (long) LONGS.getOpaque(st, s2);
+      if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * {@link #containsHash} of a {@link #HALF8} table: bucket i is the 32-bit half {@code i & 1} of
+   * word {@code i >>> 1}; otherwise as {@link #contains16} (a match at once, a "no" validated).
+   */
+  private boolean contains8(long hash) {
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final int n = localBuckets;
+    final long fp = BucketIndex.fingerprint(hash, 0xFFL);
+    final int l1 = BucketIndex.primaryIndex(hash, n);
+    final int l2 = BucketIndex.altIndex(l1, fp, n, n >>> 1);
+    final int s1 = (l1 & sm) + STAMP_PAD;
+    final int s2 = (l2 & sm) + STAMP_PAD;
+    final int rep = (int) fp * LO8;
+    final int w1 = l1 >>> 1;
+    final int w2 = l2 >>> 1;
+    final int o1 = (l1 & 1) << 5;
+    final int o2 = (l2 & 1) << 5;
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(st, s1);
+      long v2 = (long) LONGS.getAcquire(st, s2);
+      int x = (int) (d[w1] >>> o1) ^ rep;
+      if (((x - LO8) & ~x & HI8) != 0) {
+        return true;
+      }
+      int y = (int) (d[w2] >>> o2) ^ rep;
+      if (((y - LO8) & ~y & HI8) != 0) {
+        return true;
+      }
+      VarHandle.acquireFence();
+      long u1 = (long) LONGS.getOpaque(st, s1);
+      long u2 = (long) LONGS.getOpaque(st, s2);
+      if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+        return false;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * {@link #tryPlace} of {@code hash}'s fingerprint in a first sub-filter of kind {@link #WORD16}
+   * or {@link #HALF8} that is the filter's only table (segment base 0, alternate buckets from its
+   * own fingerprints); caller holds the owner's lock. The same write as {@link #tryPlace}: the
+   * first empty slot of the first bucket, else of the second, one unstamped release store of one
+   * word (an add only adds a copy, see Concurrency); false, with nothing changed, if both are full.
+   */
+  boolean tryPlaceFirst(long hash) {
+    final long[] d = data;
+    final int n = localBuckets;
+    if (kind == WORD16) {
+      long fp = BucketIndex.fingerprint(hash, 0xFFFFL);
+      int l = BucketIndex.primaryIndex(hash, n);
+      long x = d[l];
+      long z = (x - LO16) & ~x & HI16; // its lowest flagged lane is the lowest empty one
+      if (z == 0) {
+        l = BucketIndex.altIndex(l, fp, n, n >>> 1);
+        x = d[l];
+        z = (x - LO16) & ~x & HI16;
+        if (z == 0) {
+          return false;
+        }
+      }
+      LONGS.setRelease(d, l, x | (fp << (Long.numberOfTrailingZeros(z) - 15)));
+    } else {
+      long fp = BucketIndex.fingerprint(hash, 0xFFL);
+      int l = BucketIndex.primaryIndex(hash, n);
+      int o = (l & 1) << 5;
+      long w = d[l >>> 1];
+      int x = (int) (w >>> o);
+      int z = (x - LO8) & ~x & HI8;
+      if (z == 0) {
+        l = BucketIndex.altIndex(l, fp, n, n >>> 1);
+        o = (l & 1) << 5;
+        w = d[l >>> 1];
+        x = (int) (w >>> o);
+        z = (x - LO8) & ~x & HI8;
+        if (z == 0) {
+          return false;
+        }
+      }
+      LONGS.setRelease(d, l >>> 1, w | (fp << (o + Integer.numberOfTrailingZeros(z) - 7)));
+    }
+    items++;
+    return true;
   }
 
   /**
@@ -536,7 +683,7 @@ abstract class TablePadHead {
 abstract class TablePadTail extends PackedBuckets {
   long q01, q02, q03, q04, q05, q06, q07, q08;
 
-  TablePadTail(int f, int b, int n, int m, long[] words) {
-    super(f, b, n, m, words);
+  TablePadTail(int f, int b, int n, int m, long[] words, boolean plain) {
+    super(f, b, n, m, words, plain);
   }
 }

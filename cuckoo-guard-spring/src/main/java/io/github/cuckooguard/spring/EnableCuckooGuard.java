@@ -43,6 +43,17 @@ import org.springframework.core.Ordered;
  * recorded, and later finds of the key would be answered "absent". Call annotated methods through
  * the bean reference only. Annotated methods must not be {@code private}, {@code static} or {@code
  * final}; the context fails to start if one is.
+ *
+ * <p><b>Several application instances.</b> When the context has a {@code
+ * com.hazelcast.core.HazelcastInstance} bean (an embedded member), or {@link #hazelcastInstance()}
+ * names one, every guard of the context joins the group {@code spring:<guard name>} on that cluster
+ * (with {@code io.github.cuckooguard:cuckoo-guard-hazelcast} on the class path): a guarded add on
+ * one instance is acknowledged by every other instance before its transaction commits (the enters
+ * of one transaction in one round trip), a guarded remove is announced to them before the method
+ * runs, and a guarded find on any instance answers "absent" only while that instance holds a lease
+ * of its group. The guarantees and their assumptions are those of the {@code
+ * io.github.cuckooguard.cluster.hazelcast} package. Without such a bean nothing changes and no
+ * Hazelcast class is loaded.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -65,4 +76,28 @@ public @interface EnableCuckooGuard {
    * (earlier) than the order of the transaction advisor.
    */
   int order() default DEFAULT_ORDER;
+
+  /**
+   * The name of the {@code HazelcastInstance} bean (an embedded member) whose cluster the guards of
+   * this context join. Empty (the default): the context's only {@code HazelcastInstance} bean, if
+   * there is one. The context fails to start if the named bean does not exist or is no {@code
+   * HazelcastInstance}, if there are several such beans and none is named, or if
+   * cuckoo-guard-hazelcast is not on the class path.
+   */
+  String hazelcastInstance() default "";
+
+  /**
+   * Whether the guards join a group when the context has a {@code HazelcastInstance} bean (default
+   * true). Set it to false only if this application is the one instance that writes the guarded
+   * stores; otherwise another instance's writes are not seen and its keys are reported absent.
+   */
+  boolean cluster() default true;
+
+  /**
+   * The lease of the guard groups in milliseconds (at least 30), the same on every instance; 0 (the
+   * default): the cluster module's ({@code HazelcastGuardGroup.DEFAULT_LEASE_MILLIS}). An instance
+   * answers "absent" only within a lease it renews every third of it; a write waits at most about
+   * half a lease plus one lease for an instance that does not answer.
+   */
+  long clusterLeaseMillis() default 0;
 }

@@ -1,25 +1,49 @@
 package io.github.cuckooguard.spring.internal;
 
 import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.spi.ReplicatedGuard;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.support.DefaultConversionService;
 
 /**
- * A guard bean as the interceptor uses it: the guard, and how an argument becomes a key of the
- * guard's key type. Immutable and thread-safe.
+ * A guard bean as the interceptor uses it: the guard, its group on the cluster if the context
+ * clusters, and how an argument becomes a key of the guard's key type. Immutable and thread-safe.
  */
 final class GuardHandle {
 
   private final String name;
   private final CuckooGuard<Object> guard;
   private final KeyType keyType;
+  private final @Nullable ReplicatedGuard<Object> replicated;
 
-  GuardHandle(String name, CuckooGuard<Object> guard, KeyType keyType) {
+  GuardHandle(
+      String name,
+      CuckooGuard<Object> guard,
+      KeyType keyType,
+      @Nullable ReplicatedGuard<Object> replicated) {
     this.name = name;
     this.guard = guard;
     this.keyType = keyType;
+    this.replicated = replicated;
+  }
+
+  /**
+   * The guard's group on the cluster (whose local guard is {@link #guard()}), or null if the
+   * context does not cluster.
+   */
+  @Nullable ReplicatedGuard<Object> replicated() {
+    return replicated;
+  }
+
+  /**
+   * False only if {@code key} is definitely absent: through the group if there is one (absent only
+   * with a lease and a complete filter), otherwise the guard's answer.
+   */
+  boolean mightContain(Object key) {
+    @Nullable ReplicatedGuard<Object> r = replicated;
+    return r != null ? r.mightContain(key) : guard.mightContain(key);
   }
 
   String name() {

@@ -3,7 +3,12 @@ package io.github.cuckooguard.spring.internal;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.PendingLeave;
+import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,13 +115,24 @@ public final class GuardInterceptor implements MethodInterceptor {
       return invocation.proceed();
     }
     CuckooGuard<Object> filter = guard.guard();
-    if (!filter.mightContain(key)) {
+    if (!guard.mightContain(key)) {
       return operation.requireAbsent().value();
     }
     boolean filterAnswered = !filter.isPassThrough();
     Object result = invocation.proceed();
     if (filterAnswered) {
-      operation.requireAbsent().whenAbsent(result, () -> filter.reportFalsePositive(key));
+      // With a group, "might contain" may have been the group's (no lease yet): a false positive
+      // of the filter only if the filter itself has the key.
+      boolean local = guard.replicated() == null;
+      operation
+          .requireAbsent()
+          .whenAbsent(
+              result,
+              () -> {
+                if (local || filter.mightContain(key)) {
+                  filter.reportFalsePositive(key);
+                }
+              });
     }
     return result;
   }
@@ -180,10 +196,12 @@ public final class GuardInterceptor implements MethodInterceptor {
                         + " is null; an add happens before the write, so the "
                         + "key must be known before the method runs (assign the id before saving); the method was "
                         + "not called"));
+    ReplicatedGuard<Object> group = guard.replicated();
     Enter enter = new Enter(guard, guard.guard().beginEnter(key));
     boolean inTransaction;
     try {
-      inTransaction = transactions.onCompletion(enter::completed);
+      inTransaction =
+          group == null ? transactions.onCompletion(enter::completed) : enlist(enter, group);
     } catch (RuntimeException ex) {
       enter.abort(); // the method did not run: nothing became visible
       throw ex;
@@ -211,7 +229,17 @@ public final class GuardInterceptor implements MethodInterceptor {
     if (key == null) {
       return invocation.proceed();
     }
-    Leave leave = new Leave(guard, guard.guard().beginLeave(key));
+    ReplicatedGuard<Object> group = guard.replicated();
+    Leave leave;
+    if (group == null) {
+      PendingLeave<Object> pending = guard.guard().beginLeave(key);
+      leave = new Leave(guard, pending::gone, pending::cancel);
+    } else {
+      // Announced on every instance (or waited out) before the method can delete the row; a
+      // failure throws here, before the method ran.
+      ReplicatedGuard.Leave<Object> replicated = beginLeave(group, guard, key);
+      leave = new Leave(guard, replicated::gone, replicated::cancel);
+    }
     Object result;
     try {
       result = invocation.proceed();
@@ -234,6 +262,139 @@ public final class GuardInterceptor implements MethodInterceptor {
       leave.gone();
     }
     return result;
+  }
+
+  /**
+   * Makes a clustered enter known to the group before the key can become visible to any other
+   * instance. In a transaction the enter joins the transaction's batch, which one round trip per
+   * group replicates before the commit (a failure there rolls the transaction back); without one,
+   * or once the batch was sent, it is replicated by itself now, before the method runs.
+   *
+   * <p>Why no instance answers "absent" for a key this add made visible: the row is visible to
+   * other transactions only from the commit on (a row written without a transaction, from the
+   * method's return on), and by then every other instance that can still answer "absent" applied
+   * the begin or was waited out (ReplicatedGuard.replicate/beginEnter, the cluster package's
+   * guarantee 1); until the end reaches it the key is in flight there, then tracked. Until the
+   * batch is sent the key is in flight here only, and no one else can see the row yet.
+   *
+   * @return whether a transaction is active (the enter ends at its completion)
+   */
+  private boolean enlist(Enter enter, ReplicatedGuard<Object> group) {
+    ClusterBatch batch =
+        transactions.perTransaction(this, ClusterBatch.class, () -> new ClusterBatch(this));
+    if (batch != null && transactions.onCompletion(enter::completed)) {
+      if (!batch.add(enter)) {
+        replicate(List.of(enter)); // the batch was sent already: by itself, now
+      }
+      return true;
+    }
+    replicate(List.of(enter)); // no transaction: by itself, now
+    return false;
+  }
+
+  /**
+   * Replicates {@code enters}, one round trip per group.
+   *
+   * @throws IllegalStateException if a group could not be made safe in time or the thread was
+   *     interrupted; the enters of that group are aborted here and on every instance that applied
+   *     them, and their keys must not become visible
+   */
+  void replicate(List<Enter> enters) {
+    Map<ReplicatedGuard<Object>, List<Enter>> byGroup = new LinkedHashMap<>();
+    for (Enter enter : enters) {
+      ReplicatedGuard<Object> group = enter.guard.replicated();
+      if (group != null) {
+        byGroup.computeIfAbsent(group, g -> new ArrayList<>()).add(enter);
+      }
+    }
+    IllegalStateException failure = null;
+    for (Map.Entry<ReplicatedGuard<Object>, List<Enter>> e : byGroup.entrySet()) {
+      List<Enter> batch = e.getValue();
+      List<PendingEnter<Object>> begun = new ArrayList<>(batch.size());
+      for (Enter enter : batch) {
+        begun.add(enter.pending);
+      }
+      try {
+        List<ReplicatedGuard.Enter<Object>> replicated = e.getKey().replicate(begun);
+        for (int i = 0; i < batch.size(); i++) {
+          batch.get(i).replicated(replicated.get(i));
+        }
+      } catch (InterruptedException | RuntimeException ex) {
+        if (ex instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        for (Enter enter : batch) {
+          enter.failed(); // replicate() aborted them here and on every instance that applied them
+        }
+        IllegalStateException f =
+            new IllegalStateException(
+                "Guard '"
+                    + batch.get(0).guard.name()
+                    + "': the other application instances did not acknowledge the guarded add of "
+                    + batch.size()
+                    + " key(s) (e.g. "
+                    + batch.get(0).pending.key()
+                    + "); the write must not commit",
+                ex);
+        if (failure == null) {
+          failure = f;
+        } else {
+          failure.addSuppressed(f);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private static ReplicatedGuard.Leave<Object> beginLeave(
+      ReplicatedGuard<Object> group, GuardHandle guard, Object key) {
+    try {
+      return group.beginLeave(key);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(
+          "Guard '" + guard.name() + "': interrupted announcing the removal of " + key, ex);
+    }
+  }
+
+  /**
+   * The clustered enters of one transaction not sent yet; sent before its commit. Once sent
+   * (sealed), later adds of the transaction are replicated by themselves.
+   */
+  static final class ClusterBatch implements TransactionHooks.BeforeCommit {
+    private final GuardInterceptor interceptor;
+    private final List<Enter> unsent = new ArrayList<>();
+    private boolean sealed;
+
+    ClusterBatch(GuardInterceptor interceptor) {
+      this.interceptor = interceptor;
+    }
+
+    /** Queues {@code enter}; false if the batch was sent already (the caller sends it). */
+    synchronized boolean add(Enter enter) {
+      if (sealed) {
+        return false;
+      }
+      unsent.add(enter);
+      return true;
+    }
+
+    @Override
+    public void beforeCommit() {
+      List<Enter> due = new ArrayList<>();
+      synchronized (this) {
+        sealed = true;
+        for (Enter enter : unsent) {
+          if (enter.unsent()) { // not aborted meanwhile ("nothing created")
+            due.add(enter);
+          }
+        }
+        unsent.clear();
+      }
+      interceptor.replicate(due); // throws: the transaction rolls back
+    }
   }
 
   /**
@@ -285,27 +446,89 @@ public final class GuardInterceptor implements MethodInterceptor {
 
   /**
    * One enter in flight, ended once by whichever comes first of the method's "nothing created", its
-   * return, and the transaction's completion (which may run on another thread).
+   * return, and the transaction's completion (which may run on another thread). With a group it
+   * ends through the replicated handle once the enter was replicated.
    */
-  private static final class Enter {
-    private final GuardHandle guard;
-    private final PendingEnter<Object> pending;
+  static final class Enter {
+    final GuardHandle guard;
+    final PendingEnter<Object> pending;
+    private ReplicatedGuard.@Nullable Enter<Object> replicated;
+    private boolean failed;
+    private boolean aborted;
 
     Enter(GuardHandle guard, PendingEnter<Object> pending) {
       this.guard = guard;
       this.pending = pending;
     }
 
+    synchronized void replicated(ReplicatedGuard.Enter<Object> enter) {
+      this.replicated = enter;
+    }
+
+    synchronized void failed() {
+      this.failed = true;
+    }
+
+    /** Clustered, not replicated yet and not ended. */
+    synchronized boolean unsent() {
+      return replicated == null && !failed && !pending.isDone();
+    }
+
     synchronized void visible() {
-      if (!pending.isDone()) {
-        safely(guard, "visible() of an enter", pending::visible);
+      if (aborted) {
+        return; // nothing became visible through this add
+      }
+      ReplicatedGuard.Enter<Object> r = replicated;
+      ReplicatedGuard<Object> group = guard.replicated();
+      if (group != null && r == null) {
+        lateVisible(group);
+      } else if (!pending.isDone()) {
+        safely(guard, "visible() of an enter", r != null ? r::visible : pending::visible);
+      }
+    }
+
+    /**
+     * A clustered write became visible without its enter replicated first: only a transaction that
+     * committed although the replication before its commit failed or never ran (a synchronization
+     * registered after Spring's beforeCommit calls). Another instance may lack the key meanwhile:
+     * enter it everywhere, late, and say so; if even that fails, this instance passes through until
+     * a rebuild has scanned the row.
+     */
+    private void lateVisible(ReplicatedGuard<Object> group) {
+      LOG.log(
+          Level.ERROR,
+          () ->
+              "Guard '"
+                  + guard.name()
+                  + "': the guarded add of "
+                  + pending.key()
+                  + " became visible "
+                  + (failed
+                      ? "after the other instances failed to acknowledge it"
+                      : "before its enter was sent to the other instances")
+                  + "; entering it on every instance late");
+      try {
+        if (failed || pending.isDone()) { // replicate() aborted the local enter: a new one
+          group.beginEnter(pending.key()).visible();
+        } else {
+          group.replicate(List.of(pending)).get(0).visible();
+        }
+      } catch (InterruptedException | RuntimeException ex) {
+        if (ex instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        guard.guard().markStale("a guarded add became visible before the cluster acknowledged it");
       }
     }
 
     synchronized void abort() {
-      if (!pending.isDone()) {
-        safely(guard, "abort() of an enter", pending::abort);
+      aborted = true;
+      ReplicatedGuard.Enter<Object> r = replicated;
+      if (pending.isDone()) {
+        return; // ended, or aborted by a failed replication
       }
+      // replicated: here and, paired, on every instance that applied the begin; else local only
+      safely(guard, "abort() of an enter", r != null ? r::abort : pending::abort);
     }
 
     void completed(TransactionHooks.Outcome outcome) {
@@ -327,26 +550,31 @@ public final class GuardInterceptor implements MethodInterceptor {
 
   /**
    * One leave in flight, ended once: {@code gone()} after a committed removal, else {@code
-   * cancel()}.
+   * cancel()}. Its ends are the local guard's or, with a group, the replicated leave's.
    */
   private static final class Leave {
     private final GuardHandle guard;
-    private final PendingLeave<Object> pending;
+    private final Runnable gone;
+    private final Runnable cancel;
+    private boolean done;
 
-    Leave(GuardHandle guard, PendingLeave<Object> pending) {
+    Leave(GuardHandle guard, Runnable gone, Runnable cancel) {
       this.guard = guard;
-      this.pending = pending;
+      this.gone = gone;
+      this.cancel = cancel;
     }
 
     synchronized void gone() {
-      if (!pending.isDone()) {
-        safely(guard, "gone() of a leave", pending::gone);
+      if (!done) {
+        done = true;
+        safely(guard, "gone() of a leave", gone);
       }
     }
 
     synchronized void cancel() {
-      if (!pending.isDone()) {
-        safely(guard, "cancel() of a leave", pending::cancel);
+      if (!done) {
+        done = true;
+        safely(guard, "cancel() of a leave", cancel);
       }
     }
 

@@ -28,10 +28,12 @@ public final class GuardRegistry {
   private final BeanFactory beanFactory;
   private final BeanResolver beanResolver;
   private final ConcurrentMap<String, GuardHandle> handles = new ConcurrentHashMap<>();
+  private final GuardCluster cluster;
 
-  GuardRegistry(BeanFactory beanFactory) {
+  GuardRegistry(BeanFactory beanFactory, GuardCluster cluster) {
     this.beanFactory = beanFactory;
     this.beanResolver = new BeanFactoryResolver(beanFactory);
+    this.cluster = cluster;
   }
 
   /**
@@ -111,7 +113,8 @@ public final class GuardRegistry {
   @SuppressWarnings("unchecked")
   private GuardHandle createHandle(String name) {
     CuckooGuard<Object> guard = beanFactory.getBean(name, CuckooGuard.class);
-    return new GuardHandle(name, guard, keyType(name));
+    // The same group for every handle of the name: the cluster joins each name once.
+    return new GuardHandle(name, guard, keyType(name), cluster.join(name, guard));
   }
 
   private GuardHandle.KeyType keyType(String name) {

@@ -3,6 +3,7 @@ package io.github.cuckooguard.spring.internal;
 import io.github.cuckooguard.spring.EnableCuckooGuard;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.annotation.Bean;
@@ -35,6 +36,7 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
       "io.github.cuckooguard.spring.internalContextReadyGate";
 
   private @Nullable AnnotationAttributes enableGuard;
+  private @Nullable GuardCluster cluster;
 
   @Override
   public void setImportMetadata(AnnotationMetadata importMetadata) {
@@ -60,7 +62,37 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
   @Bean(name = REGISTRY_BEAN_NAME)
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
   public GuardRegistry cuckooGuardRegistry(BeanFactory beanFactory) {
-    return new GuardRegistry(beanFactory);
+    GuardCluster cluster = cuckooGuardCluster(beanFactory);
+    GuardRegistry registry = new GuardRegistry(beanFactory, cluster);
+    cluster.registry(registry);
+    return registry;
+  }
+
+  /**
+   * Whether the guards join their groups on a Hazelcast cluster ({@code hazelcastInstance}/{@code
+   * cluster}/{@code clusterLeaseMillis} of {@code @EnableCuckooGuard}). One per configuration
+   * instance: the registry's, also registered as a bean for its checks and lifecycle.
+   */
+  @Bean
+  @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+  synchronized GuardCluster cuckooGuardCluster(BeanFactory beanFactory) {
+    GuardCluster c = cluster;
+    if (c == null) {
+      AnnotationAttributes attributes = enableGuard;
+      ClassLoader classLoader =
+          beanFactory instanceof ConfigurableBeanFactory configurable
+              ? configurable.getBeanClassLoader()
+              : null;
+      c =
+          new GuardCluster(
+              (ListableBeanFactory) beanFactory,
+              attributes != null ? attributes.getString("hazelcastInstance") : "",
+              attributes == null || attributes.getBoolean("cluster"),
+              attributes != null ? attributes.<Long>getNumber("clusterLeaseMillis") : 0L,
+              classLoader != null ? classLoader : getClass().getClassLoader());
+      cluster = c;
+    }
+    return c;
   }
 
   /** Opens the warm-ups when the context is refreshed. */

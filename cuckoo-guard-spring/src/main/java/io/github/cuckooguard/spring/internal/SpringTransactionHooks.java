@@ -2,6 +2,7 @@ package io.github.cuckooguard.spring.internal;
 
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
@@ -41,6 +42,41 @@ final class SpringTransactionHooks implements TransactionHooks {
           }
         });
     return true;
+  }
+
+  @Override
+  public <B extends BeforeCommit> @Nullable B perTransaction(
+      Object owner, Class<B> type, Supplier<B> create) {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()
+        || !TransactionSynchronizationManager.isActualTransactionActive()) {
+      return null;
+    }
+    // Found among the transaction's synchronizations, not bound as a resource: Spring suspends and
+    // resumes the synchronizations with their transaction, a resource bound here it would not.
+    for (TransactionSynchronization s : TransactionSynchronizationManager.getSynchronizations()) {
+      if (s instanceof Bound bound && bound.owner == owner && type.isInstance(bound.work)) {
+        return type.cast(bound.work);
+      }
+    }
+    B work = create.get();
+    TransactionSynchronizationManager.registerSynchronization(new Bound(owner, work));
+    return work;
+  }
+
+  /** The synchronization of {@link #perTransaction}. */
+  private static final class Bound implements TransactionSynchronization {
+    final Object owner;
+    final BeforeCommit work;
+
+    Bound(Object owner, BeforeCommit work) {
+      this.owner = owner;
+      this.work = work;
+    }
+
+    @Override
+    public void beforeCommit(boolean readOnly) {
+      work.beforeCommit();
+    }
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.github.cuckooguard.spring.internal;
 
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
@@ -38,6 +39,25 @@ interface TransactionHooks {
    */
   boolean onCompletion(Consumer<Outcome> completion);
 
+  /** Work a transaction does once, before it commits. */
+  interface BeforeCommit {
+    /**
+     * Called before the commit; throwing rolls the transaction back.
+     *
+     * @throws RuntimeException to roll back
+     */
+    void beforeCommit();
+  }
+
+  /**
+   * The object of {@code owner} in the transaction active now, created by {@code create} and called
+   * before that transaction commits on first use; null if no real transaction is active (as {@link
+   * #onCompletion}). Suspended with its transaction: a transaction started inside (REQUIRES_NEW)
+   * gets its own.
+   */
+  <B extends BeforeCommit> @Nullable B perTransaction(
+      Object owner, Class<B> type, Supplier<B> create);
+
   /**
    * Checks when the context starts that a guarded add takes part in the caller's transaction.
    *
@@ -53,6 +73,12 @@ interface TransactionHooks {
     @Override
     public boolean onCompletion(Consumer<Outcome> completion) {
       return false;
+    }
+
+    @Override
+    public <B extends BeforeCommit> @Nullable B perTransaction(
+        Object owner, Class<B> type, Supplier<B> create) {
+      return null;
     }
 
     @Override
