@@ -64,6 +64,14 @@ public final class CuckooFilter<T> extends AbstractCuckooFilter {
     return new Builder<>(FunnelIds.checked(Objects.requireNonNull(funnel, "funnel")));
   }
 
+  /**
+   * An independent copy of this filter, taken under its writer lock (consistent, as {@link
+   * #writeTo}); for a guard's snapshot.
+   */
+  CuckooFilter<T> copy() {
+    return new CuckooFilter<>(core.copy(), funnel);
+  }
+
   /** The key's hash; allocates nothing for the ready funnels, nor for custom ones up to 4 KiB. */
   long hash(T key) {
     return keyHasher.hash(Objects.requireNonNull(key, "key"));

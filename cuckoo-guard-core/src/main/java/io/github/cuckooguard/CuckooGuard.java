@@ -6,6 +6,7 @@ import io.github.cuckooguard.internal.guard.ListenerSupport;
 import io.github.cuckooguard.internal.guard.RebuildScheduler;
 import io.github.cuckooguard.internal.guard.RebuildState;
 import io.github.cuckooguard.internal.hash.FunnelIds;
+import io.github.cuckooguard.spi.FilterTransfer;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -174,7 +175,18 @@ public final class CuckooGuard<K> {
             ? null
             : new RebuildScheduler(
                 b.executor != null ? b.executor : ForkJoinPool.commonPool(),
-                this::rebuildOnce,
+                new RebuildScheduler.Task() {
+                  @Override
+                  public void rebuild(String reason) throws Exception {
+                    rebuildOnce(reason, null);
+                  }
+
+                  @Override
+                  @SuppressWarnings("unchecked")
+                  public void rebuild(String reason, @Nullable Object transfer) throws Exception {
+                    rebuildOnce(reason, (FilterTransfer<K>) transfer);
+                  }
+                },
                 this::rejected,
                 state::isPassThrough,
                 System::nanoTime);
@@ -516,23 +528,77 @@ public final class CuckooGuard<K> {
     return scheduler.request("requested");
   }
 
-  private void rebuildOnce(String reason) throws Exception {
+  /**
+   * A copy of the current filter for a peer to load ({@link FilterTransfer}), taken in one
+   * exclusive step of the write protocol: every enter begun before it has added its fingerprint,
+   * and every leave not yet gone still has its copy, so every key in flight at that instant is in
+   * the copy. Null while pass-through is on (the filter may lack a key then). The copy is
+   * independent of the guard: its {@link CuckooFilter#scanDump} chunks form one consistent dump.
+   * Costs one copy of the fingerprint storage, made while writes wait. (Dumping the copy needs a
+   * funnel with a stable id, as {@link CuckooFilter#scanDump} does.)
+   */
+  public @Nullable CuckooFilter<K> snapshot() {
+    return state.snapshot(CuckooFilter::copy);
+  }
+
+  /**
+   * Rebuilds the filter from a filter {@code transfer} loads (a peer's snapshot) instead of a scan
+   * of the {@link KeySource}, now or right after the rebuild that is running; if the transfer
+   * fails, the same rebuild scans the key source instead. Enters and leaves made while the transfer
+   * runs are kept by the rebuild and added to the loaded filter, exactly as a scanning rebuild
+   * keeps them (see {@link FilterTransfer} for what the loaded filter must hold). A scan requested
+   * meanwhile ({@link #rebuild()}, {@link #markStale}) makes the follow-up a scan, which also
+   * completes this request.
+   *
+   * @return completes when a rebuild that started after this call swapped in its filter (loaded or
+   *     scanned), or exceptionally with its failure; without a key source, a future already failed
+   *     with an {@link IllegalStateException}
+   * @throws NullPointerException if {@code transfer} is null
+   */
+  public CompletableFuture<Void> rebuildFrom(FilterTransfer<K> transfer) {
+    Objects.requireNonNull(transfer, "transfer");
+    if (scheduler == null) {
+      return CompletableFuture.failedFuture(
+          new IllegalStateException(
+              "Cuckoo guard '"
+                  + name
+                  + "': rebuildFrom needs a KeySource to fall back on; build the guard with"
+                  + " CuckooGuard.newBuilder(funnel).keySource(source)"));
+    }
+    return scheduler.request("transfer", transfer);
+  }
+
+  private void rebuildOnce(String reason, @Nullable FilterTransfer<K> transfer) throws Exception {
     long start = System.nanoTime();
     listeners.started(reason);
     RebuildState<K> r = null;
     try {
-      r = state.install(spec.rebuilt(funnel, state.current().approximateElementCount()));
-      RebuildState<K> scan = r;
-      Objects.requireNonNull(keySource)
-          .forEachKey(
-              key -> {
-                long n = scan.scanned(key);
-                if (n % PROGRESS_INTERVAL == 0) {
-                  listeners.progress(n);
-                }
-              });
-      scan.closeScan();
-      state.swap(scan);
+      if (transfer == null) {
+        r = state.install(spec.rebuilt(funnel, state.current().approximateElementCount()));
+      } else {
+        r = state.installDeferred();
+        if (transferred(r, transfer)) {
+          state.swap(r);
+          r = null;
+        } else if (!state.attach(
+            r, spec.rebuilt(funnel, state.current().approximateElementCount()))) {
+          throw new IllegalStateException(
+              "the filter being rebuilt could not take the keys entered during the transfer");
+        }
+      }
+      if (r != null) {
+        RebuildState<K> scan = r;
+        Objects.requireNonNull(keySource)
+            .forEachKey(
+                key -> {
+                  long n = scan.scanned(key);
+                  if (n % PROGRESS_INTERVAL == 0) {
+                    listeners.progress(n);
+                  }
+                });
+        scan.closeScan();
+        state.swap(scan);
+      }
     } catch (Throwable t) {
       Throwable cause = r != null && r.failure() != null ? r.failure() : t;
       state.abandon(r, cause);
@@ -547,7 +613,43 @@ public final class CuckooGuard<K> {
     lastRebuildDuration = took;
     lastRebuildFailure = null;
     rebuilds.incrementAndGet();
-    listeners.finished(stats(), r.keysScanned(), took);
+    listeners.finished(stats(), r != null ? r.keysScanned() : 0, took);
+  }
+
+  /**
+   * Loads the filter of {@code transfer} and attaches it to the deferred rebuild {@code r}.
+   *
+   * @return false if the transfer failed or its filter could not be attached: scan instead
+   */
+  private boolean transferred(RebuildState<K> r, FilterTransfer<K> transfer)
+      throws InterruptedException {
+    CuckooFilter<K> loaded;
+    try {
+      loaded = transfer.load(() -> CuckooFilter.<K>loader(funnel));
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      LOGGER.log(
+          Level.INFO,
+          "Cuckoo guard '"
+              + name
+              + "': no filter transferred ("
+              + e
+              + "); rebuilding from the KeySource");
+      return false;
+    }
+    if (state.attach(r, Objects.requireNonNull(loaded, "the transfer returned null"))) {
+      return true;
+    }
+    LOGGER.log(
+        Level.WARNING,
+        "Cuckoo guard '"
+            + name
+            + "': the transferred filter ("
+            + loaded.info()
+            + ") could not take the keys entered during the transfer; rebuilding from the"
+            + " KeySource");
+    return false;
   }
 
   private void rejected(String reason, RejectedExecutionException e) {

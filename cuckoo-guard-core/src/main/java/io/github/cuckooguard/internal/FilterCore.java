@@ -653,6 +653,49 @@ public final class FilterCore extends FilterCorePadTail {
     return 1 - pMiss;
   }
 
+  /**
+   * An independent copy of this filter's current state, taken under the writer lock: the same
+   * tables (in the same layout, plain or semi-sorted: the words are copied as they are), counts and
+   * write count; a dump identity of its own (drawn when the copy is first dumped), so chunks of the
+   * copy's dump and of this filter's never load together.
+   */
+  public FilterCore copy() {
+    return locked(
+        () -> {
+          Table[] ts = tables;
+          Table[] copies = new Table[ts.length];
+          for (int i = 0; i < ts.length; i++) {
+            Table t = ts[i];
+            Table c =
+                new Table(
+                    t.fingerprintBits,
+                    t.bucketSize,
+                    t.localBuckets,
+                    t.segments,
+                    maxKicks,
+                    t.data.clone(),
+                    Long.bitCount(t.altMask),
+                    semiSorted);
+            c.items = t.items;
+            copies[i] = c;
+          }
+          return new FilterCore(
+              fingerprintBits,
+              bucketSize,
+              localBuckets,
+              maxKicks,
+              expansion,
+              growthBits,
+              seed,
+              copies,
+              items,
+              deletes,
+              writes,
+              maxBytes,
+              semiSorted);
+        });
+  }
+
   /** Runs {@code action} holding the writer lock (for consistent snapshots). */
   public <R> R locked(java.util.function.Supplier<R> action) {
     lock.lock();

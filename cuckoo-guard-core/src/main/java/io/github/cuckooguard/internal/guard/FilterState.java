@@ -4,6 +4,7 @@ import io.github.cuckooguard.CuckooFilter;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +42,16 @@ import org.jspecify.annotations.Nullable;
  * rebuild the failure is a new reason to go stale; during a rebuild whose F2 took the key, that
  * rebuild covers it and may clear the flag at its swap (holdUntilSwap). Without rebuilds nothing
  * can clear pass-through, so nothing is kept.
+ *
+ * Snapshot (for a peer to load): a copy of F1 taken under the write lock, so between whole
+ * begins and ends: every enter begun so far has added its fingerprint, every leave not yet gone
+ * still has its copy, so every transition in flight at the snapshot is in it (and every later one
+ * is one the copy does not need: the loader receives it itself, see RebuildState). Refused while
+ * pass-through is on (F1 may lack a key then: a failed insert, a reason to go stale).
+ *
+ * Deferred install (a rebuild whose filter is transferred): as install, without F2; the rebuild
+ * counts what its transitions hold and attach adds those copies to the filter it is given, under
+ * the write lock (RebuildState).
  * </pre>
  *
  * @param <K> the key type
@@ -263,6 +274,47 @@ public final class FilterState<K> {
 
   /** Starts a rebuild into {@code next}: from now on enters and leaves reach it too. */
   public RebuildState<K> install(CuckooFilter<K> next) {
+    return installing(next);
+  }
+
+  /**
+   * Starts a rebuild whose filter is attached later ({@link #attach}): from now on enters and
+   * leaves are counted by it.
+   */
+  public RebuildState<K> installDeferred() {
+    return installing(null);
+  }
+
+  /**
+   * Attaches {@code target} to the deferred rebuild {@code r} (see {@link RebuildState#attach}).
+   *
+   * @return false if {@code target} could not take the copies the rebuild holds (drop it)
+   */
+  public boolean attach(RebuildState<K> r, CuckooFilter<K> target) {
+    Lock exclusive = lock.writeLock();
+    exclusive.lock();
+    try {
+      return r.attach(target);
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  /**
+   * A copy of the current filter taken under the write lock, made by {@code copier}; null while
+   * pass-through is on.
+   */
+  public <T> @Nullable T snapshot(Function<CuckooFilter<K>, T> copier) {
+    Lock exclusive = lock.writeLock();
+    exclusive.lock();
+    try {
+      return passThrough.isOn() ? null : copier.apply(filter);
+    } finally {
+      exclusive.unlock();
+    }
+  }
+
+  private RebuildState<K> installing(@Nullable CuckooFilter<K> next) {
     Lock exclusive = lock.writeLock();
     exclusive.lock();
     try {
@@ -331,6 +383,6 @@ public final class FilterState<K> {
   /** Bytes of fingerprint storage in use: the current filter, plus the one being built. */
   public long bytes() {
     RebuildState<K> r = rebuilding;
-    return filter.sizeInBytes() + (r != null ? r.next().sizeInBytes() : 0);
+    return filter.sizeInBytes() + (r != null && r.hasFilter() ? r.next().sizeInBytes() : 0);
   }
 }

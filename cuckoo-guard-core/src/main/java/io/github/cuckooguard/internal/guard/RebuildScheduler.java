@@ -24,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  *       {@value #MAX_BACKOFF_SECONDS} s) so that a broken source is not hammered.
  *   <li>After a successful rebuild, if {@code staleAgain} says pass-through is still on (a reason
  *       to go stale arrived while it ran), a follow-up runs at once.
+ *   <li>A request may carry a transfer (a filter to load instead of scanning). A follow-up takes
+ *       the latest transfer of its requests, unless one of them asked for a plain rebuild: then it
+ *       scans, which satisfies every request (it starts after each of them).
  * </ul>
  *
  * <p>Thread safety: all methods may be called from any thread; the task is never started while the
@@ -39,6 +42,13 @@ public final class RebuildScheduler {
   @FunctionalInterface
   public interface Task {
     void rebuild(String reason) throws Exception;
+
+    /**
+     * A rebuild that may load its filter from {@code transfer} (null: scan); by default, a scan.
+     */
+    default void rebuild(String reason, @Nullable Object transfer) throws Exception {
+      rebuild(reason);
+    }
   }
 
   /** Reports a rebuild that could not even start (the executor rejected it). */
@@ -56,6 +66,8 @@ public final class RebuildScheduler {
   // guarded by this
   private boolean running;
   private @Nullable String followUpReason;
+  private @Nullable Object followUpTransfer;
+  private boolean followUpScans;
   private List<CompletableFuture<Void>> followUpWaiters = new ArrayList<>();
   private int consecutiveFailures;
   // mirror the state above, for a lock-free fast path
@@ -103,11 +115,26 @@ public final class RebuildScheduler {
    * @return completes when that rebuild swapped in its filter, or exceptionally with its failure
    */
   public CompletableFuture<Void> request(String reason) {
+    return request(reason, null);
+  }
+
+  /**
+   * Requests a rebuild that starts after this call and loads its filter from {@code transfer}
+   * (null: scans; see the class comment for follow-ups).
+   *
+   * @return completes when that rebuild swapped in its filter, or exceptionally with its failure
+   */
+  public CompletableFuture<Void> request(String reason, @Nullable Object transfer) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     synchronized (this) {
       if (running) {
         if (followUpReason == null) {
           followUpReason = reason;
+        }
+        if (transfer == null) {
+          followUpScans = true;
+        } else {
+          followUpTransfer = transfer;
         }
         followUpWaiters.add(done);
         pending = true;
@@ -117,7 +144,7 @@ public final class RebuildScheduler {
       busy = true;
       pending = true;
     }
-    start(reason, new ArrayList<>(List.of(done)));
+    start(reason, transfer, new ArrayList<>(List.of(done)));
     return done;
   }
 
@@ -135,12 +162,13 @@ public final class RebuildScheduler {
       pending = true;
       backingOff = false;
     }
-    start(reason, new ArrayList<>());
+    start(reason, null, new ArrayList<>());
   }
 
-  private void start(String reason, List<CompletableFuture<Void>> waiters) {
+  private void start(
+      String reason, @Nullable Object transfer, List<CompletableFuture<Void>> waiters) {
     try {
-      executor.execute(() -> loop(reason, waiters));
+      executor.execute(() -> loop(reason, transfer, waiters));
     } catch (RejectedExecutionException e) {
       List<CompletableFuture<Void>> all;
       synchronized (this) {
@@ -148,6 +176,8 @@ public final class RebuildScheduler {
         all.addAll(followUpWaiters);
         followUpWaiters = new ArrayList<>();
         followUpReason = null;
+        followUpTransfer = null;
+        followUpScans = false;
         noteFailure();
         running = false;
         busy = false;
@@ -158,14 +188,22 @@ public final class RebuildScheduler {
     }
   }
 
-  private void loop(String firstReason, List<CompletableFuture<Void>> firstWaiters) {
+  private void loop(
+      String firstReason,
+      @Nullable Object firstTransfer,
+      List<CompletableFuture<Void>> firstWaiters) {
     String reason = firstReason;
+    @Nullable Object transfer = firstTransfer;
     List<CompletableFuture<Void>> waiters = firstWaiters;
     while (true) {
       pending = false;
       Throwable failure = null;
       try {
-        task.rebuild(reason);
+        if (transfer == null) {
+          task.rebuild(reason);
+        } else {
+          task.rebuild(reason, transfer);
+        }
       } catch (Throwable t) {
         failure = t;
       }
@@ -198,7 +236,10 @@ public final class RebuildScheduler {
         reason =
             followUpReason != null ? followUpReason : "marked stale while the previous rebuild ran";
         waiters = followUpWaiters;
+        transfer = followUpScans ? null : followUpTransfer;
         followUpReason = null;
+        followUpTransfer = null;
+        followUpScans = false;
         followUpWaiters = new ArrayList<>();
       }
     }

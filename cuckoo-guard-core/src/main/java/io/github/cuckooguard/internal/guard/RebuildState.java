@@ -75,6 +75,28 @@ import org.jspecify.annotations.Nullable;
  * added before its first transition, an enter of it was aborted or is undecided at the swap, or a
  * leave of it was in flight at install (a false positive until the next rebuild). A rebuild during which no key changes ("quiet")
  * holds exactly one copy per key.
+ *
+ * Rebuild from a transferred filter (a peer's snapshot, loaded from its dump). Installed without a
+ * filter ("deferred"): hold, holdForLeave, release and becameVisible change only the per-key
+ * counts, exactly as they would with F2 present, so that Σ held[k][*] equals the copies of k the
+ * transitions would have put into F2 (each hold adds one, holdForLeave adds one unless it takes
+ * over a VISIBLE one, a release takes one only if one is counted). attach(L) runs under the write
+ * lock (no hold or release runs): F2 := L plus, for every key, Σ held[k][*] copies; from then on
+ * transitions reach F2 directly. There is no scan, so settle removes nothing (a key in L that also
+ * holds a copy keeps both: a false positive).
+ * The proof above carries over with L in the scan's place. (1) is unchanged. (2): an incarnation
+ * with a transition in flight at some moment of the rebuild holds a copy of its own in the counts,
+ * hence in F2; one without was visible at the source for the whole rebuild, from install to the
+ * swap, so it is in L provided L holds every key visible at the source at some instant after
+ * install. That is the transfer's obligation. A group engine meets it so: the joiner is
+ * subscribed (every writer delivers its begins to it, or waits until it can no longer answer
+ * "absent") before it installs, it asks the peer for the snapshot only after install, and the
+ * peer takes the snapshot under its own write lock (every begun enter has added, every leave not
+ * yet gone still holds its copy) while it holds a fresh lease with a complete filter, which is
+ * the state in which it contains every visible key. (3): nothing is settled. So no present key is
+ * missing from F2: it is in the peer's snapshot, or its enter reached the joiner after the joiner
+ * subscribed and is counted (kept and applied), and the joiner subscribes before the peer
+ * snapshots.
  * </pre>
  *
  * <p>Thread safety: {@link #hold} and {@link #release} run under the guard's read lock,
@@ -122,21 +144,64 @@ public final class RebuildState<K> {
     }
   }
 
-  private final CuckooFilter<K> next;
+  /** F2; null while a deferred rebuild waits for its transferred filter (see attach). */
+  private volatile @Nullable CuckooFilter<K> next;
+
   private final long startEpoch;
   private final ConcurrentHashMap<K, KeyState> touched = new ConcurrentHashMap<>();
   private final AtomicLong keysScanned = new AtomicLong();
   private volatile @Nullable Throwable failure;
   private volatile boolean scanClosed;
 
-  public RebuildState(CuckooFilter<K> next, long startEpoch) {
+  /**
+   * @param next the filter to build, or null for a deferred rebuild (see {@link #attach})
+   */
+  public RebuildState(@Nullable CuckooFilter<K> next, long startEpoch) {
     this.next = next;
     this.startEpoch = startEpoch;
   }
 
-  /** The filter being built. */
+  /**
+   * The filter being built.
+   *
+   * @throws IllegalStateException if this deferred rebuild has no filter yet
+   */
   public CuckooFilter<K> next() {
-    return next;
+    CuckooFilter<K> f = next;
+    if (f == null) {
+      throw new IllegalStateException("no filter attached to this rebuild yet");
+    }
+    return f;
+  }
+
+  /** Whether this rebuild has its filter (always, unless deferred and not attached yet). */
+  public boolean hasFilter() {
+    return next != null;
+  }
+
+  /**
+   * Makes {@code target} this deferred rebuild's filter: adds, for every key, the copies its
+   * transitions hold (see the class comment). Call holding the guard's write lock. If an add fails
+   * (the target is full and cannot grow) nothing is attached and the target must be dropped; the
+   * counts are unchanged, so another filter can be attached instead.
+   *
+   * @return whether {@code target} is now this rebuild's filter
+   * @throws IllegalStateException if a filter is attached already
+   */
+  public boolean attach(CuckooFilter<K> target) {
+    if (next != null) {
+      throw new IllegalStateException("a filter is attached to this rebuild already");
+    }
+    for (var e : touched.entrySet()) {
+      int[] held = e.getValue().held;
+      for (int i = held[ENTERING] + held[VISIBLE] + held[LEAVING]; i > 0; i--) {
+        if (!target.add(e.getKey())) {
+          return false;
+        }
+      }
+    }
+    next = target;
+    return true;
   }
 
   /** The pass-through epoch when this rebuild started. */
@@ -163,10 +228,11 @@ public final class RebuildState<K> {
     if (failure != null) {
       return false;
     }
-    if (!next.add(key)) {
+    CuckooFilter<K> f = next;
+    if (f != null && !f.add(key)) {
       fail(
           new IllegalStateException(
-              "the filter being rebuilt is full (" + next.info() + "); it could not grow further"));
+              "the filter being rebuilt is full (" + f.info() + "); it could not grow further"));
       return false;
     }
     touched.compute(
@@ -194,13 +260,14 @@ public final class RebuildState<K> {
         key,
         (k, s) -> {
           KeyState state = s == null ? new KeyState() : s;
+          CuckooFilter<K> f = next;
           if (state.held[VISIBLE] > 0) {
             state.held[VISIBLE]--;
-          } else if (!next.add(k)) {
+          } else if (f != null && !f.add(k)) {
             fail(
                 new IllegalStateException(
                     "the filter being rebuilt is full ("
-                        + next.info()
+                        + f.info()
                         + "); it could not grow further"));
             return state;
           }
@@ -242,7 +309,10 @@ public final class RebuildState<K> {
           }
           if (state.held[kind] > 0) {
             state.held[kind]--;
-            next.remove(k);
+            CuckooFilter<K> f = next;
+            if (f != null) {
+              f.remove(k);
+            }
           }
           return state;
         });
@@ -281,10 +351,13 @@ public final class RebuildState<K> {
     if (f != null) {
       throw new Aborted(f);
     }
-    if (!next.add(key)) {
+    CuckooFilter<K> target = next();
+    if (!target.add(key)) {
       Throwable full =
           new IllegalStateException(
-              "the filter being rebuilt is full (" + next.info() + "); it could not grow further");
+              "the filter being rebuilt is full ("
+                  + target.info()
+                  + "); it could not grow further");
       fail(full);
       throw new Aborted(full);
     }
@@ -322,13 +395,14 @@ public final class RebuildState<K> {
    */
   public long settle() {
     long removed = 0;
+    CuckooFilter<K> f = next();
     for (var e : touched.entrySet()) {
       KeyState state = e.getValue();
       if (state.aborted || state.held[ENTERING] > 0 || state.leaveAtInstall) {
         continue; // an enter that may have been a duplicate of a visible key: keep the scan copies
       }
       for (int i = state.scanAdds; i > 0; i--) {
-        if (next.remove(e.getKey())) {
+        if (f.remove(e.getKey())) {
           removed++;
         }
       }

@@ -6,6 +6,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import io.github.cuckooguard.CuckooFilter;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spi.GroupEngine;
 import io.github.cuckooguard.spi.GroupUnavailableException;
@@ -119,6 +120,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Bound on the rate difference of two members' monotonic clocks, by default (1 %). */
   public static final double DEFAULT_MAX_CLOCK_DRIFT = 0.01;
 
+  /** Bytes of a scanDump chunk sent per message of the peer-dump join, by default (1 MiB). */
+  public static final int DEFAULT_DUMP_PIECE_BYTES = 1 << 20;
+
+  /** How long a joiner waits for each answer of a peer streaming its dump before it gives up. */
+  static final long DUMP_REQUEST_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
   /** Added to every revocation wait, for scheduling delay on the waiting side. */
   public static final long SAFETY_MARGIN_MILLIS = 10;
 
@@ -177,6 +184,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    */
   volatile boolean renewalsPaused;
 
+  /**
+   * Test hook: runs in every begin's delivery after it read the peer records it asks by (their
+   * epochs), before it waits for the acknowledgements; a renewal recorded meanwhile must not leave
+   * a member unasked.
+   */
+  volatile Runnable afterPeerRecordsRead = () -> {};
+
   private final ConcurrentHashMap<UUID, Peer> peers = new ConcurrentHashMap<>();
   private final Object seqLock = new Object();
   private long enterSeq;
@@ -200,6 +214,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    */
   private final long writableFrom;
 
+  /** The peer-dump join: this member's snapshots for joiners, and whether it joins from them. */
+  private final DumpServer<K> dumps;
+
+  private final boolean peerDump;
+  private final int dumpPieceBytes;
+  private final AtomicLong peerDumpsLoaded = new AtomicLong();
+
   private HazelcastGuardGroup(Builder<K> b) {
     this.hazelcast = b.hazelcast;
     this.local = b.guard;
@@ -221,6 +242,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     this.holds = new GroupHolds(hazelcast, executor, name, self, leaseNanos);
+    this.dumps = new DumpServer<>(this::snapshotForPeer, clock);
+    this.peerDump = b.peerDump;
+    this.dumpPieceBytes = b.dumpPieceBytes;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
           "a guard group named '"
@@ -310,6 +334,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return lapses.get();
   }
 
+  /** Whether this member has a record of {@code member} (a JOIN or a renewal it granted). */
+  boolean hasRecordOf(UUID member) {
+    return peers.containsKey(member);
+  }
+
   /** Begin messages (enter or leave) this member sent. */
   long beginsSent() {
     return beginsSent.get();
@@ -393,8 +422,19 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
   }
 
+  /**
+   * Releases a hold of this member. Its own guard is marked stale first, before the hold leaves the
+   * JOIN drain: the write of unknown keys has completed, and this member's filter lacks its rows
+   * until a rebuild from its own source that starts now swaps in. A member whose JOIN the hold held
+   * back (it missed the hold) is granted as soon as the hold leaves the drain and may then load a
+   * dump from here; stale, this member refuses it (a snapshot is taken only outside pass-through)
+   * until that rebuild, whose filter has the rows. Every other member that applied the hold refuses
+   * too, holding and then stale. (The caller marks its guard stale as well, see {@link
+   * ReplicatedGuard#hold()}; the requests coalesce into one rebuild.)
+   */
   @Override
   public CompletionStage<Void> holdEnded(long op) {
+    local.markStale("this member's hold ended (its write of unknown keys completed)");
     entersInFlight.remove(op);
     return holds.release(op);
   }
@@ -425,46 +465,48 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     long deadline = clock.getAsLong() + ackTimeoutNanos;
     Map<UUID, Member> members = otherMembers();
     List<Sent> sent = new ArrayList<>();
-    // Peers, read after the enter's seq was taken: a peer that JOINs later drains this enter.
-    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
-      Peer peer = e.getValue();
-      long peerEpoch;
-      synchronized (peer) {
-        if (peer.revoked) {
-          if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
-            continue; // its window at this epoch is closed: it cannot answer absent until it
-            // rejoins
-          }
-          sent.add(new Sent(e.getKey(), peer, peer.epoch, null)); // still inside: wait it out below
-          continue;
-        }
-        peerEpoch = peer.epoch;
-      }
-      Member member = members.get(e.getKey());
-      Future<Integer> reply =
-          member == null ? null : executor.submitToMember(taskAt.apply(peerEpoch), member);
-      beginsSent.incrementAndGet();
-      sent.add(new Sent(e.getKey(), peer, peerEpoch, reply));
-    }
-    // Members in this member's view that never JOINed here: their view may not contain this member
-    // yet, so they may hold leases it never granted. Ask them at whatever epoch they are; if one
-    // does
-    // not apply it, any lease it holds began before now, so a full revocation wait from now
-    // outlasts it.
+    boolean strangerSilent = false;
+    // Each member's record is read once, and that one read decides how it is asked: at the epoch
+    // of its record, or, without one, as a stranger at whatever epoch it is. (Reading the records
+    // first and asking the members without one afterwards would ask neither way a member recorded
+    // in between: grantRenew records a stranger whose renewal it grants, without a JOIN's drain, so
+    // that member would renew its lease without this begin.) Records are read after the enter's
+    // seq was taken: a peer that JOINs later drains this enter.
+    // Members in this member's view that never JOINed here and have no record: their view may not
+    // contain this member yet, so they may hold leases it never granted. Ask them at whatever
+    // epoch they are; if one does not apply it, a full revocation wait from after its revocation
+    // outlasts every lease it holds.
     List<Future<Integer>> strangers = new ArrayList<>();
+    List<UUID> strangerIds = new ArrayList<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
-      if (!peers.containsKey(e.getKey())) {
+      Peer peer = peers.get(e.getKey());
+      if (peer == null) {
         strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
+        strangerIds.add(e.getKey());
         beginsSent.incrementAndGet();
+      } else {
+        askPeer(e.getKey(), peer, e.getValue(), taskAt, sent);
+      }
+    }
+    // Peers no longer in this member's view: not asked; waited out if they may still be leased.
+    for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
+      if (!members.containsKey(e.getKey())) {
+        askPeer(e.getKey(), e.getValue(), null, taskAt, sent);
+      }
+    }
+    afterPeerRecordsRead.run();
+    for (int i = 0; i < strangers.size(); i++) {
+      if (!acknowledged(strangers.get(i), deadline)) {
+        strangerSilent = true;
+        // No more renewals for it from here (grantRenew of a stranger records it as a peer): the
+        // wait below starts after every grant this member gave it.
+        Peer silent = peers.computeIfAbsent(strangerIds.get(i), u -> new Peer());
+        synchronized (silent) {
+          silent.revoked = true;
+        }
       }
     }
     long strangerWaitUntil = 0;
-    boolean strangerSilent = false;
-    for (Future<Integer> reply : strangers) {
-      if (!acknowledged(reply, deadline)) {
-        strangerSilent = true;
-      }
-    }
     if (strangerSilent) {
       strangerWaitUntil = clock.getAsLong() + revocationWaitNanos;
     }
@@ -480,6 +522,34 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     while (strangerSilent && strangerWaitUntil - clock.getAsLong() > 0) {
       TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
     }
+  }
+
+  /**
+   * Sends the begin to {@code peer} at the epoch of its record (unless it was revoked and its
+   * window is closed, or {@code member} is null: not in this member's view) and notes what to wait
+   * for.
+   */
+  private void askPeer(
+      UUID id,
+      Peer peer,
+      @Nullable Member member,
+      LongFunction<GroupTask> taskAt,
+      List<Sent> sent) {
+    long peerEpoch;
+    synchronized (peer) {
+      if (peer.revoked) {
+        if (!peer.granted || clock.getAsLong() - (peer.lastGrant + revocationWaitNanos) >= 0) {
+          return; // its window at this epoch is closed: it cannot answer absent until it rejoins
+        }
+        sent.add(new Sent(id, peer, peer.epoch, null)); // still inside: wait it out
+        return;
+      }
+      peerEpoch = peer.epoch;
+    }
+    Future<Integer> reply =
+        member == null ? null : executor.submitToMember(taskAt.apply(peerEpoch), member);
+    beginsSent.incrementAndGet();
+    sent.add(new Sent(id, peer, peerEpoch, reply));
   }
 
   private boolean acknowledged(@Nullable Future<Integer> reply, long deadline)
@@ -811,10 +881,32 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return true;
   }
 
+  /**
+   * A renewal of a member that never JOINed here (it joined the group before this member did)
+   * records it as a peer at its epoch, granted now, instead of refusing it: refused, every member
+   * would lapse whenever a member joins, and none could serve the joiner a dump. Why that is safe
+   * without a JOIN's drain: this member's writes so far reached it as a stranger (at whatever epoch
+   * it is), applied there or, if not acknowledged, revoked it (the stranger path records it
+   * revoked, so no renewal is granted after that write) and waited a full revocation wait after
+   * that; from the record on, writes go to it at its epoch with the usual acknowledgement or
+   * revocation wait, which reads this grant. A write under way when the record is made read the
+   * member's record once, before (it asks it as a stranger) or after (it asks it at this epoch):
+   * deliverBegin decides per member from that one read, so none is left unasked.
+   */
   private int grantRenew(GroupTask task) {
     Peer peer = peers.get(task.origin);
     if (peer == null) {
-      return GroupTask.NACK;
+      Peer stranger = new Peer();
+      synchronized (stranger) {
+        stranger.epoch = task.epoch;
+        stranger.granted = true;
+        stranger.lastGrant = clock.getAsLong();
+      }
+      Peer raced = peers.putIfAbsent(task.origin, stranger);
+      if (raced == null) {
+        return GroupTask.ACK;
+      }
+      peer = raced; // a JOIN or a revocation recorded it meanwhile: judge by that record
     }
     synchronized (peer) {
       if (peer.epoch != task.epoch || peer.revoked || !peer.granted) {
@@ -902,11 +994,23 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   /**
-   * Rebuilds from the KeySource: started after every member granted the JOIN round of {@code ep}.
+   * Rebuilds, from a peer's dump (see {@link PeerDumpJoin}) or else the KeySource: started after
+   * every member granted the JOIN round of {@code ep}, so the rebuild is installed after this
+   * member is subscribed, and a peer snapshots only after the install.
    */
   private void synchronize(long ep) {
-    local
-        .rebuild()
+    List<Member> others = peerDump ? List.copyOf(otherMembers().values()) : List.of();
+    (others.isEmpty()
+            ? local.rebuild()
+            : local.rebuildFrom(
+                new PeerDumpJoin<K>(
+                    name,
+                    executor,
+                    () -> List.copyOf(otherMembers().values()),
+                    dumpPieceBytes,
+                    DUMP_REQUEST_TIMEOUT_NANOS,
+                    2 * leaseNanos,
+                    peerDumpsLoaded::incrementAndGet)))
         .whenComplete(
             (ok, failure) -> {
               receiverLock.writeLock().lock();
@@ -922,6 +1026,37 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
                 receiverLock.writeLock().unlock();
               }
             });
+  }
+
+  /**
+   * A snapshot of the local filter for a joining member, or null unless this member may answer
+   * "absent" from it: under the receiver lock (no lapse, no change of epoch or of {@code complete}
+   * meanwhile), complete and leased before the copy, and still leased after it. So at the copy's
+   * instant the filter held every key visible at the source: a key made visible without this
+   * member's acknowledgement was made visible only after its lease had run out, and it is still
+   * running after the copy.
+   */
+  private @Nullable CuckooFilter<K> snapshotForPeer() {
+    receiverLock.readLock().lock();
+    try {
+      if (closed || !complete || !mayAnswerAbsent()) {
+        return null;
+      }
+      CuckooFilter<K> copy = local.snapshot();
+      return copy != null && mayAnswerAbsent() ? copy : null;
+    } finally {
+      receiverLock.readLock().unlock();
+    }
+  }
+
+  /** The serving side of the peer-dump join. */
+  DumpServer<K> dumps() {
+    return dumps;
+  }
+
+  /** Joins (and rejoins) whose filter a peer's dump supplied. */
+  long peerDumpsLoaded() {
+    return peerDumpsLoaded.get();
   }
 
   private void lapseLocked(String why) {
@@ -994,6 +1129,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       receiverLock.writeLock().unlock();
     }
     renewer.shutdownNow();
+    dumps.clear();
     registry(hazelcast).remove(name, this);
     try {
       hazelcast.getCluster().removeMembershipListener(membershipRegistration);
@@ -1031,6 +1167,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
     private LongSupplier clock = System::nanoTime;
+    private boolean peerDump = true;
+    private boolean peerDumpSet;
+    private int dumpPieceBytes = DEFAULT_DUMP_PIECE_BYTES;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
       this.hazelcast = hazelcast;
@@ -1094,6 +1233,30 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.maxClockDrift = drift;
       this.driftSet = true;
+      return this;
+    }
+
+    /**
+     * Whether this member, when it joins or rejoins, loads its filter from another member's
+     * snapshot, streamed over the cluster while the writes made meanwhile are kept and applied
+     * (default true); it scans its own KeySource if no member can serve one. False: it always
+     * scans. Either way it serves snapshots to joining members while it may answer "absent".
+     */
+    public Builder<K> peerDump(boolean peerDump) {
+      if (peerDumpSet) {
+        throw new IllegalStateException("peerDump was already set to " + this.peerDump);
+      }
+      this.peerDump = peerDump;
+      this.peerDumpSet = true;
+      return this;
+    }
+
+    /** Test hook: bytes per message when streaming a dump (default 1 MiB). */
+    Builder<K> dumpPieceBytes(int bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("dumpPieceBytes (" + bytes + ") must be positive");
+      }
+      this.dumpPieceBytes = bytes;
       return this;
     }
 

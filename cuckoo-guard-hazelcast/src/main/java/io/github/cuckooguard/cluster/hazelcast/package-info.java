@@ -18,9 +18,9 @@
  *       refuses once it has <em>revoked</em> M (below) at M's current epoch.
  *   <li><b>Epoch.</b> A number M takes at start and at every lapse (lease run out, renewal or join
  *       refused); messages carry the target's epoch, and M applies none of an older epoch.
- *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild from its {@link
- *       io.github.cuckooguard.KeySource}, requested after every member granted M's JOIN at e, has
- *       swapped in. (A peer dump is not implemented yet; every join rebuilds from the source.)
+ *   <li><b>Complete.</b> M's filter is complete at epoch e once a rebuild requested after every
+ *       member granted M's JOIN at e has swapped in: by default a rebuild from another member's
+ *       dump (Joining, below), or else from M's own {@link io.github.cuckooguard.KeySource}.
  *   <li>M answers "definitely absent" only if no other member's hold is open on M (guarantee 5),
  *       its filter is complete, its lease has not run out, and its local guard says so; otherwise
  *       "might contain".
@@ -55,7 +55,47 @@
  *       ends on a member only by its release (sent after the writer's transaction completed,
  *       retried until applied or the member left) or by the writer leaving the cluster, and in both
  *       cases only after the member's guard was marked stale: it answers "absent" again only after
- *       a rebuild from its own source that started after the commit. A lapse does not end a hold.
+ *       a rebuild that started after the commit (from its own source, or from a copy of a member
+ *       that has the write's rows, see Joining). A lapse does not end a hold. The holder marks its
+ *       own guard stale when it releases.
+ *   <li><b>Joining and rejoining.</b> A member J that joins, or rejoins after a lapse (a split, a
+ *       pause, a lost lease), passes through until it is complete at its current epoch e. Once
+ *       every member granted its JOIN at e, J installs a rebuild (from then on it keeps a copy for
+ *       every enter and leave J applies, and for those in flight on J at the install) and only then
+ *       asks the other members, one after the other, for a snapshot. A member P serves one only
+ *       while it may answer "absent" itself: a fresh lease, a complete filter, no hold open on it,
+ *       its guard not in pass-through, checked under its receiver lock before and after the copy,
+ *       which is taken under its guard's write lock (between whole begins and ends). P streams the
+ *       {@code scanDump} chunks of that one copy, in pieces of at most 1 MiB per executor task; J
+ *       loads one copy's chunks into one loader (each chunk carries its copy's dump id, so chunks
+ *       of two copies are refused), adds the copies its rebuild kept and swaps the result in.
+ *       <p>Why J, complete, answers "absent" for no present key k. Take the incarnation of k that
+ *       is present. (a) If it became visible before P took the copy, it was visible then, and P,
+ *       complete and leased at that instant, held it: a key made visible without P's
+ *       acknowledgement became visible only after P's lease had run out (guarantee 1), one made
+ *       visible before P's own JOIN is in P's rebuilt filter (by this argument or the scan's), and
+ *       one written under a hold is in it because P passed through, holding and then stale, until a
+ *       rebuild that started after the write. So k is in the copy. (A hold that reaches P only
+ *       after the copy was begun after J's JOIN was granted, so it reaches J as well, which then
+ *       passes through as guarantee 5 says.) (b) If it became visible after the copy, hence after
+ *       J's install: had its enter begun on its writer before that writer granted J's JOIN, the
+ *       grant would have waited for it to end (the JOIN drain), before the install; so it began
+ *       after the grant, and the writer delivered it to J before k became visible (or revoked J and
+ *       waited out J's lease at e, and J cannot complete at e). J applied it before the install
+ *       (then it was still in flight at the install) or after; either way the rebuild kept a copy.
+ *       A leave or abort that J applies during the rebuild removes only a copy the rebuild kept for
+ *       that write, never one of the loaded filter, so no other key loses its copy. A write of
+ *       unknown keys: its hold is in the JOIN drain, so J's JOIN is granted only after the holder
+ *       released it, and the holder marks its own guard stale before that; no member serves a copy
+ *       without the write's rows, as in (a).
+ *       <p>If P dies, times out or refuses mid-stream, J asks the next member with a new loader;
+ *       while every member refuses it asks again for two leases; if none can serve a copy, the same
+ *       rebuild scans J's own {@link io.github.cuckooguard.KeySource} (as in guarantee 2). A
+ *       renewal from a member that has no record here (it was in the group before this member) is
+ *       granted and records it at its epoch, so that a join does not make the others lapse: until
+ *       then this member's writes asked it as a stranger (at whatever epoch it is), and each write
+ *       decides from one read of the record how to ask it, so no write misses it; a member that was
+ *       ever recorded (also one that left, or was revoked) is judged by its record.
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
  *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), and
  *       the first writes of a freshly joined group object wait one such lease.
@@ -98,12 +138,15 @@
  * ReplicatedGuard.replicate}: one message per member for the batch, applied whole before the
  * acknowledgement), which the Hibernate integration does for the inserts of a flush (and of a
  * transaction's commit). Ends are sent without waiting, the first at once and those made while a
- * batch of ends is on its way together in the next (one message per member); there is no peer-dump
- * join (a joiner always rebuilds from its own source); an enter that stays open for longer than
- * lease / 3 delays other members' joins (they retry), and so does an open hold, for as long as its
- * write's transaction runs; a hold costs one round trip and a rebuild on every member after its
- * release; ends lost in transit leave a remote key in flight (a false positive, and a few bytes)
- * until the writer's member leaves or the receiver lapses.
+ * batch of ends is on its way together in the next (one message per member); a peer-dump join holds
+ * one copy of the serving member's filter per joiner while it streams (and blocks that member's
+ * writes for the copy); an enter that stays open for longer than lease / 3 delays other members'
+ * joins (they retry), and so does an open hold, for as long as its write's transaction runs; a hold
+ * costs one round trip and a rebuild from its own source on every member after its release, the
+ * holder included (until it swapped in, the holder serves no dump); a joiner loads a dump and also
+ * keeps a copy per write it applied meanwhile, so a key written during the transfer holds a spare
+ * copy until the next rebuild (a false positive); ends lost in transit leave a remote key in flight
+ * (a false positive, and a few bytes) until the writer's member leaves or the receiver lapses.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;

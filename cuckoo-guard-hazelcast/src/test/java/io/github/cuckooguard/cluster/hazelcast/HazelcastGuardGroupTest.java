@@ -167,6 +167,7 @@ class HazelcastGuardGroupTest {
       HazelcastGuardGroup<Long> a = members.group(members.start(), source);
       HazelcastGuardGroup<Long> b = members.group(members.start(), source);
       Members.awaitLeased(LEASED_WITHIN, a, b);
+      long dumpsBefore = a.peerDumpsLoaded() + b.peerDumpsLoaded();
       for (long key = 1; key <= 1_000; key++) {
         ReplicatedGuard.Enter<Long> enter = a.guard().beginEnter(key);
         assertThat(b.guard().local().mightContain(key))
@@ -176,8 +177,12 @@ class HazelcastGuardGroupTest {
       }
       assertThat(b.openRemoteWrites()).isZero();
       assertThat(b.guard().local().inFlight()).isZero();
-      assertThat(b.guard().local().stats().size()).isZero();
-      assertThat(a.guard().local().stats().size()).isZero();
+      // Exact, unless a member lapsed and rejoined from the other's dump meanwhile: the one enter
+      // in flight then is in the snapshot and kept by the joiner's rebuild as well, and its abort
+      // removes one of the two copies (a spare copy, a false positive; never a missing one).
+      long rejoinedFromDump = a.peerDumpsLoaded() + b.peerDumpsLoaded() - dumpsBefore;
+      assertThat(b.guard().local().stats().size()).isLessThanOrEqualTo(rejoinedFromDump);
+      assertThat(a.guard().local().stats().size()).isLessThanOrEqualTo(rejoinedFromDump);
       long stillThere = 0;
       for (long key = 1; key <= 1_000; key++) {
         stillThere += b.guard().mightContain(key) ? 1 : 0;

@@ -106,6 +106,12 @@ final class Members implements AutoCloseable {
 
   static HazelcastGuardGroup<Long> group(
       HazelcastInstance member, KeySource<Long> source, Duration lease) {
+    return group(member, source, lease, true);
+  }
+
+  /** The same, joining from a peer's dump or not. */
+  static HazelcastGuardGroup<Long> group(
+      HazelcastInstance member, KeySource<Long> source, Duration lease, boolean peerDump) {
     CuckooGuard<Long> guard =
         CuckooGuard.newBuilder(Funnels.longFunnel())
             .name("ids")
@@ -113,7 +119,7 @@ final class Members implements AutoCloseable {
             .fpp(0.001)
             .keySource(source)
             .build();
-    return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).join();
+    return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).peerDump(peerDump).join();
   }
 
   static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups)

@@ -60,6 +60,8 @@ public final class WritingMember {
     long keyBase = (name.hashCode() & 0xffffL) << 40;
     Path own = dir.resolve("keys-" + name + ".txt");
     HazelcastInstance member = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
+    // A member with a slow bootstrap is killed in it: it bootstraps from its KeySource (no peer
+    // dump), so that the kill lands in the scan.
     HazelcastGuardGroup<Long> group =
         Members.group(
             member,
@@ -69,7 +71,9 @@ public final class WritingMember {
                 Thread.sleep(scanDelayMillis);
               }
               presentKeys(dir).forEach(action);
-            });
+            },
+            Members.LEASE,
+            scanDelayMillis == 0);
     Thread checker =
         new Thread(
             () -> {
