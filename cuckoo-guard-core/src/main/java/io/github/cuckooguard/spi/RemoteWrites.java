@@ -44,8 +44,8 @@ import java.util.function.Predicate;
  *       #holdEnded}), so at every instant either the hold or the guard's pass-through is on, and
  *       pass-through clears only when a rebuild that started after the release (after the write
  *       committed, since the origin releases after its transaction completed) swapped in: its scan
- *       sees the write's rows. A hold ends only by its release or by its origin leaving ({@link
- *       #originLost}, which marks the guard stale first too); {@link #releaseAll} keeps holds,
+ *       sees the write's rows. A hold ends only by its release or, after its origin left, by {@link
+ *       #lostHoldsEnded} (which marks the guard stale first too); {@link #releaseAll} keeps holds,
  *       since a member that lapsed and rejoins must still not answer "absent" before the write
  *       committed. A release that overtakes its hold is remembered, and the late hold is dropped.
  * </ul>
@@ -186,9 +186,10 @@ public final class RemoteWrites<K> {
   }
 
   /**
-   * Member {@code origin} left the group: its open enters end visible, its open leaves cancelled;
-   * its holds end after the guard was marked stale (a rebuild that starts now sees what its writes
-   * committed before it left).
+   * Member {@code origin} left the group: its open enters stay in flight for good, its open leaves
+   * are cancelled; its holds stay open (it may still commit a held write, see {@link
+   * ReplicatedGuard.Hold#fence()}) until their release or {@link #lostHoldsEnded}, which the engine
+   * calls once every fence the origin passed before it left has been outlasted.
    */
   public void originLost(String origin) {
     for (Op op : List.copyOf(enters.keySet())) {
@@ -200,11 +201,21 @@ public final class RemoteWrites<K> {
       }
     }
     endConservatively(op -> op.origin().equals(origin));
-    boolean had;
     synchronized (this) {
       lostOrigins.add(origin);
-      had = holds.stream().anyMatch(op -> op.origin().equals(origin));
       releasedEarly.removeIf(op -> op.origin().equals(origin));
+    }
+  }
+
+  /**
+   * Ends the holds of {@code origin}, which left ({@link #originLost}), after the guard was marked
+   * stale (a rebuild that starts now sees what its writes committed). Call it only once the origin
+   * can no longer commit a held write: no fence it passed before it left is still running.
+   */
+  public void lostHoldsEnded(String origin) {
+    boolean had;
+    synchronized (this) {
+      had = holds.stream().anyMatch(op -> op.origin().equals(origin));
     }
     if (had) {
       guard.markStale("member " + origin + " left the group while holding it stale");

@@ -218,6 +218,20 @@ public final class ReplicatedGuard<K> {
       return engine.holdEnded(op);
     }
 
+    /**
+     * Call just before the write's transaction commits (in its {@code beforeCompletion}): throws if
+     * this member may have been removed from the group meanwhile (a pause longer than the cluster's
+     * failure detection), since the others then end its hold after a short delay and may rebuild
+     * before the commit; roll the transaction back then. What remains is a pause between this call
+     * and the commit itself, of about a lease or longer.
+     *
+     * @throws GroupUnavailableException if the write must not commit
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void fence() throws InterruptedException {
+      engine.holdFenced(op);
+    }
+
     /** Whether {@link #release()} was called. */
     public boolean isReleased() {
       return released.get();

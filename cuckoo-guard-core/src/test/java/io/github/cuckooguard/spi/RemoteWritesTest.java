@@ -108,6 +108,10 @@ class RemoteWritesTest {
     remote.originLost("a");
     assertThat(remote.holding()).as("b still holds").isTrue();
     remote.holdEnded("b", 1, "released");
+    assertThat(remote.holding())
+        .as("a's hold outlives its removal (it may still commit until its last fence ran out)")
+        .isTrue();
+    remote.lostHoldsEnded("a");
     assertThat(remote.holding()).isFalse();
     remote.holdBegun("a", 2); // late hold of a member that left: nobody would release it
     assertThat(remote.holding()).isFalse();

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -110,7 +111,41 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * the write commits. RELEASE_HOLD (GroupHolds) is applied at any epoch and marks the guard stale
    * before the hold ends (RemoteWrites.holdEnded); it is retried until applied or the member left.
    * A lapse keeps holds (releaseAll does not end them); a member that leaves ends its holds on
-   * every receiver through originLost, again after markStale.
+   * every receiver only lostHoldDelay after its member was removed here (see Fence), again after
+   * markStale.
+   *
+   * Fence. Hazelcast removes a member that was silent longer than its failure detection (a paused
+   * process: SIGSTOP, a long GC). The others then renew each other without it; when it resumes, its
+   * view still has them for a while. Every write of such a member would find them not
+   * acknowledging (they refuse a removed origin) and wait out leases it last granted long ago. So a
+   * writer goes on past a member of its view that did not acknowledge only after a FENCE round,
+   * sent after the waits, in which no member answered REMOVED and a majority of its view (itself
+   * included) confirmed that it is in their member list, and only while its view has at least
+   * minimumMembers members; otherwise the write fails (GroupUnavailableException) and nothing is
+   * made visible. Receivers answer a JOIN, RENEW, BEGIN_*, HOLD_STALE or FENCE from an origin that
+   * is not in their Hazelcast member list with REMOVED if Hazelcast removed it here (member UUIDs
+   * are never reused: a restarted or merged member comes back under a new one), else NACK (not
+   * seen yet). Why no present key is then reported absent by a non-acknowledging member X: if X
+   * has the writer in its list, X's rounds need the writer's grant, which the writer refuses from
+   * its revocation on, so X's lease ends by the revocation wait (rule 1 as before); if X removed
+   * the writer before confirming, X answered REMOVED (or nothing: Hazelcast mostly does not run
+   * a removed member's operations, so X's silence is the common case) and the fence failed unless
+   * minimumMembers members that still list the writer confirmed; with minimumMembers a majority, X
+   * is then on a minority side of a split, where it grants itself no lease. With the default (1)
+   * a silent X does not stop the writer. Left: X removes the writer after
+   * confirming its fence, which needs the writer silent for the whole failure detection between the
+   * fence and the key becoming visible (a pause exactly there).
+   *
+   * Lost holds. A hold of a removed origin stays open here for lostHoldDelay = lease * (1 + 2
+   * drift) + margin after the removal (or until its release arrives), then ends after markStale.
+   * The origin fences before it commits a held write (ReplicatedGuard.Hold.fence -> holdFenced):
+   * the fence fails unless every member that acknowledged the hold confirmed it (holdAckers). A
+   * FENCE this member confirmed came before the removal here (after it, the origin is not in the
+   * member list and gets REMOVED), and every reply is awaited at most the ack timeout, so the
+   * origin's commit precedes the hold's end here unless the origin pauses between its fence and
+   * its commit for about a lease. A member that did not acknowledge the hold was waited out and
+   * cannot complete a JOIN with the origin's grant before the release; one that removed the origin
+   * answers its fence REMOVED, if it can be reached at all (else a split: A3).
    */
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
@@ -151,6 +186,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
   private final GroupHolds holds;
+  private final int minimumMembers;
+
+  /** For each open hold of this member: the members that applied it (they must confirm fences). */
+  private final ConcurrentHashMap<Long, Set<UUID>> holdAckers = new ConcurrentHashMap<>();
+
+  /** Members Hazelcast removed from this member's list; their writes and rounds are refused. */
+  private final Set<UUID> removedMembers = ConcurrentHashMap.newKeySet();
 
   private final ReentrantReadWriteLock receiverLock = new ReentrantReadWriteLock();
   private volatile long epoch;
@@ -221,6 +263,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.absentUntil = now;
     this.writableFrom = now + revocationWaitNanos;
     this.holds = new GroupHolds(hazelcast, executor, name, self, leaseNanos);
+    this.minimumMembers = b.minimumMembers;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
           "a guard group named '"
@@ -388,13 +431,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       entersInFlight.put(op, ++enterSeq); // a JOIN granted from now on waits for the release
     }
     long wire = holds.wireId(op);
-    deliverBegin(
-        GroupTask.Kind.HOLD_STALE,
-        ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    Set<UUID> acked =
+        deliverBegin(
+            GroupTask.Kind.HOLD_STALE,
+            ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    holdAckers.put(op, Set.copyOf(acked)); // they must confirm its fence: see Lost holds
   }
 
   @Override
   public CompletionStage<Void> holdEnded(long op) {
+    holdAckers.remove(op);
     entersInFlight.remove(op);
     return holds.release(op);
   }
@@ -411,7 +457,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
+  /** Delivers a begin (see rule 1 and Fence); returns the members that acknowledged it. */
+  private Set<UUID> deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
       throws InterruptedException {
     checkOpen();
     // Before this group registered, other members' rounds got NO_GUARD from here and counted it as
@@ -424,6 +471,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     long deadline = clock.getAsLong() + ackTimeoutNanos;
     Map<UUID, Member> members = otherMembers();
+    checkMinimumMembers(members.size() + 1, kind);
+    Set<UUID> acked = ConcurrentHashMap.newKeySet();
     List<Sent> sent = new ArrayList<>();
     // Peers, read after the enter's seq was taken: a peer that JOINs later drains this enter.
     for (Map.Entry<UUID, Peer> e : peers.entrySet()) {
@@ -451,17 +500,19 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     // does
     // not apply it, any lease it holds began before now, so a full revocation wait from now
     // outlasts it.
-    List<Future<Integer>> strangers = new ArrayList<>();
+    Map<UUID, Future<Integer>> strangers = new HashMap<>();
     for (Map.Entry<UUID, Member> e : members.entrySet()) {
       if (!peers.containsKey(e.getKey())) {
-        strangers.add(executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
+        strangers.put(e.getKey(), executor.submitToMember(taskAt.apply(ANY_EPOCH), e.getValue()));
         beginsSent.incrementAndGet();
       }
     }
     long strangerWaitUntil = 0;
     boolean strangerSilent = false;
-    for (Future<Integer> reply : strangers) {
-      if (!acknowledged(reply, deadline)) {
+    for (Map.Entry<UUID, Future<Integer>> reply : strangers.entrySet()) {
+      if (acknowledged(reply.getValue(), deadline)) {
+        acked.add(reply.getKey());
+      } else {
         strangerSilent = true;
       }
     }
@@ -470,7 +521,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     List<Sent> unacknowledged = new ArrayList<>();
     for (Sent s : sent) {
-      if (!acknowledged(s.reply(), deadline)) {
+      if (acknowledged(s.reply(), deadline)) {
+        acked.add(s.member());
+      } else {
         unacknowledged.add(s);
       }
     }
@@ -479,6 +532,109 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     while (strangerSilent && strangerWaitUntil - clock.getAsLong() > 0) {
       TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
+    }
+    if (!acked.containsAll(members.keySet())) {
+      fence(kind + " (a member of this member's view did not acknowledge it)", Set.of());
+    }
+    return acked;
+  }
+
+  private void checkMinimumMembers(int view, Object what) {
+    if (view < minimumMembers) {
+      throw new GroupUnavailableException(
+          "guard group '"
+              + name
+              + "' on "
+              + self
+              + ": "
+              + what
+              + " refused: this member sees "
+              + view
+              + " member(s), fewer than minimumMembers ("
+              + minimumMembers
+              + "); it may be on the minority side of a split. Retry once the cluster has merged"
+              + " or enough members have joined");
+    }
+  }
+
+  /**
+   * Checks that this member is still a member of the group in the eyes of its view: one FENCE
+   * round, sent now, in which no member answers that it removed this member, and a majority of the
+   * view (this member included, at least minimumMembers) confirms. Call it before a held write
+   * commits ({@link ReplicatedGuard.Hold#fence()}); writes call it by themselves when they go on
+   * past a member that did not acknowledge. See the implementation notes (Fence, Lost holds).
+   *
+   * @throws GroupUnavailableException if the fence fails; the write must not become visible
+   * @throws InterruptedException if interrupted while waiting for the replies
+   */
+  @Override
+  public void holdFenced(long op) throws InterruptedException {
+    Set<UUID> holding = holdAckers.get(op);
+    fence("the held write", holding != null ? holding : Set.of());
+  }
+
+  /** A FENCE round (see Fence); also fails unless every member of {@code mustConfirm} confirmed. */
+  private void fence(String what, Set<UUID> mustConfirm) throws InterruptedException {
+    checkOpen();
+    long deadline = clock.getAsLong() + ackTimeoutNanos; // every reply is awaited until then
+    Map<UUID, Member> members;
+    Map<UUID, Future<Integer>> replies = new HashMap<>();
+    try {
+      members = otherMembers();
+      checkMinimumMembers(members.size() + 1, what);
+      for (Member m : members.values()) {
+        replies.put(
+            m.getUuid(),
+            executor.submitToMember(
+                new GroupTask(name, GroupTask.Kind.FENCE, self, ANY_EPOCH, 0, null), m));
+      }
+    } catch (GroupUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new GroupUnavailableException(
+          "guard group '" + name + "' on " + self + ": " + what + " cannot go on: " + e);
+    }
+    int view = members.size() + 1;
+    int confirmed = 1; // this member
+    int removedBy = 0;
+    Set<UUID> confirmedBy = new java.util.HashSet<>();
+    for (Map.Entry<UUID, Future<Integer>> reply : replies.entrySet()) {
+      try {
+        int r =
+            reply.getValue().get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
+        if (r == GroupTask.ACK || r == GroupTask.NO_GUARD) {
+          confirmed++;
+          confirmedBy.add(reply.getKey());
+        } else if (r == GroupTask.REMOVED) {
+          removedBy++;
+        }
+      } catch (TimeoutException | ExecutionException | RuntimeException e) {
+        // silent: no confirmation
+      }
+    }
+    if (removedBy > 0 || confirmed < minimumMembers || !confirmedBy.containsAll(mustConfirm)) {
+      throw new GroupUnavailableException(
+          "guard group '"
+              + name
+              + "' on "
+              + self
+              + ": "
+              + what
+              + " cannot go on: "
+              + (removedBy > 0
+                  ? removedBy + " member(s) removed this member from their cluster view"
+                  : !confirmedBy.containsAll(mustConfirm)
+                      ? "a member that applied its hold did not confirm it (it may end the hold)"
+                      : "only "
+                          + confirmed
+                          + " of "
+                          + view
+                          + " members confirmed it in time (minimumMembers "
+                          + minimumMembers
+                          + ")")
+              + " (after a pause longer than Hazelcast's failure detection, or on the minority"
+              + " side of a split). Nothing was made visible; retry the write once the cluster has"
+              + " settled (this member rejoins or merges under a new member UUID)");
     }
   }
 
@@ -665,19 +821,60 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void memberGone(UUID member) {
+    removedMembers.add(member); // first: from now on its rounds, writes and fences are refused
     Peer peer = peers.get(member);
     if (peer != null) {
       synchronized (peer) {
         peer.revoked = true; // writers now wait out its lease instead of asking it
       }
     }
-    remote.originLost(member.toString());
+    String origin = member.toString();
+    remote.originLost(origin);
+    // Its holds stay open until its release or until any fence it passed has been outlasted: see
+    // the implementation notes (Lost holds).
+    try {
+      renewer.schedule(
+          () -> remote.lostHoldsEnded(origin), revocationWaitNanos, TimeUnit.NANOSECONDS);
+    } catch (RuntimeException closedMeanwhile) {
+      // closed: this member no longer answers "absent" at all
+    }
+  }
+
+  /** Whether a message from {@code origin} may be applied here: REMOVED, NACK, or -1 (yes). */
+  private int refusal(UUID origin) {
+    if (removedMembers.contains(origin)) {
+      return GroupTask.REMOVED;
+    }
+    for (Member m : hazelcast.getCluster().getMembers()) {
+      if (m.getUuid().equals(origin)) {
+        return -1;
+      }
+    }
+    return GroupTask.NACK; // not in the list (yet): a member that is still joining retries
   }
 
   // ---- receiver and grantor ----
 
   int handle(GroupTask task) throws InterruptedException {
     switch (task.kind) {
+      case JOIN:
+      case RENEW:
+      case BEGIN_ENTER:
+      case BEGIN_ENTERS:
+      case BEGIN_LEAVE:
+      case HOLD_STALE:
+      case FENCE:
+        int refused = refusal(task.origin); // see Fence: no grant, no begin for a removed member
+        if (refused >= 0) {
+          return refused;
+        }
+        break;
+      default:
+        break; // ends and releases: applying them late is always safe
+    }
+    switch (task.kind) {
+      case FENCE:
+        return GroupTask.ACK;
       case JOIN:
         return grantJoin(task);
       case RENEW:
@@ -951,14 +1148,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private Round roundTrip(GroupTask.Kind kind, long ep, long deadline) throws InterruptedException {
     List<Future<Integer>> replies = new ArrayList<>();
-    for (Member m : otherMembers().values()) {
+    Map<UUID, Member> members = otherMembers();
+    for (Member m : members.values()) {
       replies.add(executor.submitToMember(new GroupTask(name, kind, self, ep, 0, null), m));
     }
-    Round result = Round.GRANTED;
+    // Below minimumMembers no round grants a lease (it may be a minority side of a split).
+    Round result = members.size() + 1 < minimumMembers ? Round.INCOMPLETE : Round.GRANTED;
     for (Future<Integer> reply : replies) {
       try {
         int r = reply.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
-        if (r == GroupTask.NACK) {
+        if (r == GroupTask.NACK || r == GroupTask.REMOVED) {
           result = Round.REFUSED;
         }
       } catch (TimeoutException | ExecutionException | RuntimeException e) {
@@ -1030,6 +1229,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private double maxClockDrift = DEFAULT_MAX_CLOCK_DRIFT;
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
+    private int minimumMembers = 1;
+    private boolean minimumMembersSet;
     private LongSupplier clock = System::nanoTime;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
@@ -1094,6 +1295,33 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.maxClockDrift = drift;
       this.driftSet = true;
+      return this;
+    }
+
+    /**
+     * The fewest members (this one included) a member must see in its Hazelcast cluster to answer
+     * "definitely absent" or to write (default 1: no protection). Set it to a majority of the
+     * cluster's size (2 of 3, 3 of 5) to close the split brain: a member cut off with fewer members
+     * (on the minority side of a partition, or alone after a pause longer than Hazelcast's failure
+     * detection) then passes through and its writes fail with {@link
+     * io.github.cuckooguard.spi.GroupUnavailableException}, instead of granting itself leases. The
+     * price: while fewer members are up (one of two, two of five), no member writes. The default is
+     * 1 because the group cannot know the cluster's intended size, and any larger default would
+     * make a single-member cluster (tests, development, the last instance of a rolling restart)
+     * fail every write.
+     *
+     * @throws IllegalArgumentException if {@code minimumMembers} is not in [1, 1000]
+     */
+    public Builder<K> minimumMembers(int minimumMembers) {
+      if (minimumMembersSet) {
+        throw new IllegalStateException("minimumMembers was already set to " + this.minimumMembers);
+      }
+      if (minimumMembers < 1 || minimumMembers > 1000) {
+        throw new IllegalArgumentException(
+            "minimumMembers (" + minimumMembers + ") must be in [1, 1000]");
+      }
+      this.minimumMembers = minimumMembers;
+      this.minimumMembersSet = true;
       return this;
     }
 
