@@ -86,7 +86,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * writer's grant while it is a member (a round that misses one grant fails); the last granted
    * round's t0 precedes lastGrant, so in real time P's window closed before the wait ended. After
    * the window P applies no BEGIN of that epoch and answers pass-through; to answer again it must
-   * lapse (epoch + 1, releaseAll) and JOIN.
+   * lapse (epoch + 1, see Lapse) and JOIN.
    *
    * JOIN at a new epoch e: the grantor first records e (from then its new writes go to P at e and
    * need P's ack or the revocation wait above), then waits until every enter it began before that
@@ -100,8 +100,18 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * becomes visible while a member that did not announce it could apply a late gone to a filter
    * rebuilt without the key; a gone whose announcement was not applied is dropped (RemoteWrites).
    * Ends (visible/abort/gone/cancel) are sent without waiting, several in one END_BATCH while
-   * an earlier batch is on its way; they are applied if the epoch matches, whatever the window,
-   * since ending an applied begin is always paired.
+   * an earlier batch is on its way; they are applied whatever the epoch and window, since ending
+   * an applied begin is always paired (applyEnds).
+   *
+   * Lapse. A member whose lease ran out (or whose round was refused) moves to a new epoch, cancels
+   * its open remote leaves and keeps its open remote enters in flight until their ends arrive
+   * (RemoteWrites.lapsed). It must: the writer had its ack and may make the key visible at any
+   * later time. If the writer is alive and a member, the lapsed member's JOIN needs its grant,
+   * which drains the writer's open enters first; but a writer paused past the failure detection
+   * is removed by the others, their JOINs no longer ask it, and it commits its acknowledged write
+   * when it resumes, after their rebuilds scanned the source. Kept in flight, the key is carried
+   * into each rebuild; if the writer never sends the end (it stays lost), the enter stays in
+   * flight for good (RemoteWrites.orphaned: a bounded false positive).
    *
    * Holds (writes of unknown keys: a bulk or native statement). HOLD_STALE is delivered like a
    * BEGIN (ack or revocation wait), so when holdBegun returns, every member that can still answer
@@ -110,7 +120,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * it (revoked, lapsed) cannot complete a JOIN before the release: its rebuild would scan before
    * the write commits. RELEASE_HOLD (GroupHolds) is applied at any epoch and marks the guard stale
    * before the hold ends (RemoteWrites.holdEnded); it is retried until applied or the member left.
-   * A lapse keeps holds (releaseAll does not end them); a member that leaves ends its holds on
+   * A lapse keeps holds (RemoteWrites.lapsed does not end them); a member that leaves ends its holds on
    * every receiver only lostHoldDelay after its member was removed here (see Fence), again after
    * markStale.
    *
@@ -366,6 +376,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Remote writes begun on this member and not ended. */
   public int openRemoteWrites() {
     return remote.open();
+  }
+
+  /** Open remote enters of members that left, kept in flight ({@link RemoteWrites#orphaned()}). */
+  int orphanedRemoteEnters() {
+    return remote.orphaned();
   }
 
   // ---- writer ----
@@ -894,10 +909,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private int apply(GroupTask task) {
     receiverLock.readLock().lock();
     try {
-      if ((task.epoch != epoch && task.epoch != ANY_EPOCH) || closed) {
+      if (closed) {
         return GroupTask.NACK;
       }
       String origin = task.origin.toString();
+      if (isEnd(task.kind)) {
+        return applyEnds(origin, task); // at any epoch: see applyEnds
+      }
+      if (task.epoch != epoch && task.epoch != ANY_EPOCH) {
+        return GroupTask.NACK;
+      }
       switch (task.kind) {
         case BEGIN_ENTERS:
           {
@@ -930,21 +951,6 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
           }
           remote.holdBegun(origin, task.op);
           return GroupTask.ACK;
-        case END_BATCH:
-          {
-            long[] ops = Objects.requireNonNull(task.ops, "ops");
-            GroupTask.Kind[] ends = Objects.requireNonNull(task.ends, "ends");
-            for (int i = 0; i < ops.length; i++) {
-              applyEnd(origin, ends[i], ops[i]);
-            }
-            return GroupTask.ACK;
-          }
-        case END_ENTER_VISIBLE:
-        case END_ENTER_ABORT:
-        case END_LEAVE_GONE:
-        case END_LEAVE_CANCEL:
-          applyEnd(origin, task.kind, task.op);
-          return GroupTask.ACK;
         default:
           throw new IllegalArgumentException("not a write: " + task);
       }
@@ -953,7 +959,36 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
-  /** Applies one end (under the read lock, at the current epoch); whatever its window. */
+  private static boolean isEnd(GroupTask.Kind kind) {
+    return switch (kind) {
+      case END_BATCH, END_ENTER_VISIBLE, END_ENTER_ABORT, END_LEAVE_GONE, END_LEAVE_CANCEL -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Applies ends whatever this member's epoch and window (under the read lock). An enter begun here
+   * at an earlier epoch is still open after a lapse (RemoteWrites.lapsed keeps it in flight), and
+   * its end, sent at the epoch its writer knew, must still reach it, or it stays in flight for
+   * good. Ending a begin applied here is always paired: visible comes after the key became visible
+   * at the source, abort only for a key that never did; a leave was cancelled at the lapse, so a
+   * late gone finds nothing and is dropped; operation numbers never repeat, so no end meets another
+   * write's begin.
+   */
+  private int applyEnds(String origin, GroupTask task) {
+    if (task.kind == GroupTask.Kind.END_BATCH) {
+      long[] ops = Objects.requireNonNull(task.ops, "ops");
+      GroupTask.Kind[] ends = Objects.requireNonNull(task.ends, "ends");
+      for (int i = 0; i < ops.length; i++) {
+        applyEnd(origin, ends[i], ops[i]);
+      }
+    } else {
+      applyEnd(origin, task.kind, task.op);
+    }
+    return GroupTask.ACK;
+  }
+
+  /** Applies one end (under the read lock), whatever the epoch and window. */
   private void applyEnd(String origin, GroupTask.Kind kind, long op) {
     switch (kind) {
       case END_ENTER_VISIBLE -> remote.enterEnded(origin, op, true);
@@ -1141,9 +1176,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
                 + ": "
                 + why
                 + "; passing through until it has rejoined and rebuilt");
-    // No message of the old epoch is applied after this (apply checks the epoch under the read
-    // lock), so the remote writes can be ended here without racing a late begin.
-    remote.releaseAll();
+    // No begin of the old epoch is applied after this (apply checks the epoch under the read
+    // lock), so no late begin races this. Open remote enters stay in flight (RemoteWrites.lapsed):
+    // a writer that had this member's ack may make its key visible only after this member has
+    // rejoined and rebuilt (a writer paused between its ack and its commit, whose member the
+    // others removed meanwhile, so that the JOIN did not wait for it); ending its enter here would
+    // let that rebuild drop the key.
+    remote.lapsed();
   }
 
   private Round roundTrip(GroupTask.Kind kind, long ep, long deadline) throws InterruptedException {
@@ -1199,7 +1238,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     } catch (RuntimeException e) {
       // the member is shutting down
     }
-    remote.releaseAll();
+    remote.lapsed(); // a closed member answers nothing; the local guard keeps the open enters
   }
 
   @Override

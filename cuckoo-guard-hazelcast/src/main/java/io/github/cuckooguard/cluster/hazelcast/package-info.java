@@ -47,7 +47,11 @@
  *       enter holds no lease by the time its key becomes visible, and regains one only by a JOIN at
  *       a new epoch and a complete rebuild. A JOIN is granted only after the grantor's enters begun
  *       before it have ended, so the rebuild's scan sees every key that is visible then, and later
- *       enters reach the joiner.
+ *       enters reach the joiner. An enter a member applied stays in flight there until the writer's
+ *       end arrives, across the member's lapses and after the writer was removed (then for good if
+ *       no end comes): a writer that Hazelcast removed grants no JOIN any more, so its acknowledged
+ *       write may become visible after the rebuild's scan, and the rebuild must carry the key. Ends
+ *       are applied at any epoch, so a lapse does not strand them.
  *   <li><b>Leaves after gone, paired.</b> {@code beginLeave} is delivered like an enter (ack or
  *       revocation wait) before the removal; {@code gone()}/{@code cancel()} follow without
  *       waiting. A member applies {@code gone} only for a leave whose announcement it applied at
@@ -106,7 +110,8 @@
  *       writer that pauses between its fence and the database's commit for longer than that wait
  *       plus the time Hazelcast took to remove it (about a lease plus the failure detection) is a
  *       write from elsewhere. (An enter in the same position is covered: a member keeps a lost
- *       origin's open enters in flight for good, at the price of a false positive each.)
+ *       origin's open enters in flight, across its own lapses too, until their end arrives or for
+ *       good, at the price of a false positive each.)
  *   <li>A5: the guard has a {@link io.github.cuckooguard.KeySource}; without one a member never
  *       completes and passes through for good.
  *   <li>A6: keys are serializable by Hazelcast; the group name is the same on every member.
@@ -126,8 +131,9 @@
  * join (a joiner always rebuilds from its own source); an enter that stays open for longer than
  * lease / 3 delays other members' joins (they retry), and so does an open hold, for as long as its
  * write's transaction runs; a hold costs one round trip and a rebuild on every member after its
- * release; ends lost in transit leave a remote key in flight (a false positive, and a few bytes)
- * until the writer's member leaves or the receiver lapses.
+ * release; an end lost in transit (or never sent: the writer's member left or its group was closed
+ * first) leaves a remote key in flight for good (a false positive, and a few bytes), at most the
+ * enters each such writer had open.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;
