@@ -15,11 +15,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The writer of {@link PausedWriterTest}, in its own JVM: writes keys 1, 2, 3, … through its group
- * and appends each to the source file only after its enter returned (the file is the shadow truth),
+ * and appends each to the source file only after its enter returned and a commit delay passed (the
+ * file is the shadow truth; the delay, like a transaction's time between its flush and its commit,
+ * makes it likely that the pause falls between an acknowledged enter and its key becoming visible),
  * until killed. An iteration longer than 2.5 s is taken as the pause (SIGSTOP); from then on it
  * counts what happened to its writes. Every 50 ms it writes {@code written failed writtenAfterPause
  * failedAfterPause members} to the status file. Arguments: cluster name, base port, source file,
- * status file, minimum members.
+ * status file, minimum members, commit delay in milliseconds.
  */
 public final class PausedWriterProcess {
 
@@ -31,6 +33,7 @@ public final class PausedWriterProcess {
     Path source = Path.of(args[2]);
     Path status = Path.of(args[3]);
     int minimumMembers = Integer.parseInt(args[4]);
+    long commitDelayMillis = Long.parseLong(args[5]);
     Config config = PausedWriterTest.fastFailureDetection(Members.config(cluster, basePort));
     HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
     CuckooGuard<Long> guard =
@@ -61,6 +64,7 @@ public final class PausedWriterProcess {
       boolean ok;
       try {
         ReplicatedGuard.Enter<Long> enter = group.guard().beginEnter(key);
+        Thread.sleep(commitDelayMillis);
         Files.writeString(source, key + "\n", StandardCharsets.US_ASCII, StandardOpenOption.APPEND);
         enter.visible();
         ok = true;
