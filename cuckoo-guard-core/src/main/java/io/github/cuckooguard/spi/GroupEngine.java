@@ -110,6 +110,23 @@ public interface GroupEngine<K> {
   }
 
   /**
+   * Checks, just before the write of hold {@code op} commits, that this member is still a member of
+   * the group in the eyes of every member that applied the hold, so that they still hold it ({@link
+   * ReplicatedGuard.Hold#fence()}). An engine ends a lost member's holds only after a delay that
+   * outlasts any fence that member passed.
+   *
+   * <p>The default cannot fence and throws.
+   *
+   * @throws UnsupportedOperationException if the engine cannot fence (the default)
+   * @throws GroupUnavailableException if this member may have been removed from the group; the
+   *     write must not commit
+   * @throws InterruptedException if interrupted while waiting
+   */
+  default void holdFenced(long op) throws InterruptedException {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot fence a held write");
+  }
+
+  /**
    * Whether this member may answer "definitely absent" now (fresh lease, complete filter). The two
    * conditions must be judged from one state: true only if a lease that was held while the filter
    * was complete still runs at a clock reading taken during this call. Reading a "complete" flag

@@ -34,9 +34,17 @@ import java.util.function.Predicate;
  *       gone()} only if its announcement was applied here; a {@code gone} without the announcement
  *       is dropped (a false positive until the next rebuild), because applied late it could remove
  *       a fingerprint from a filter rebuilt after the key was already gone.
- *   <li>When the writer is lost ({@link #originLost}) or this member gives up its remote state
- *       ({@link #releaseAll}, e.g. when its lease lapsed), every open remote enter ends as {@code
- *       visible()} and every open leave as {@code cancel()}: the outcome is unknown, and keeping a
+ *   <li>A remote enter is never ended before its writer's end arrives: not when this member's lease
+ *       lapses or it leaves the group ({@link #lapsed}), not when the writer is lost ({@link
+ *       #originLost}). Until its end, the key stays in flight here, so every rebuild of this guard
+ *       keeps it, whenever the writer makes it visible. Ending it as {@code visible()} early would
+ *       be wrong: a rebuild whose scan ran before the writer made the key visible would drop it (a
+ *       writer paused between its acknowledged begin and its commit commits after it resumes, by
+ *       which time this member may have lapsed, rejoined without it and rebuilt). An end arriving
+ *       after a lapse or after its writer was lost is still applied (the begin was applied here, so
+ *       ending it is paired); a lost writer's enter whose end never arrives is never ended (see
+ *       {@link #orphaned()} for the bound). Open leaves are cancelled at a lapse or a loss (the
+ *       fingerprint stays; a later {@code gone} is dropped): the outcome is unknown, and keeping a
  *       fingerprint is never wrong.
  *   <li>A remote <b>hold</b> (a write of unknown keys on the origin: a bulk or native statement)
  *       makes {@link #holding()} true until its release; the engine then answers "might contain"
@@ -44,13 +52,15 @@ import java.util.function.Predicate;
  *       #holdEnded}), so at every instant either the hold or the guard's pass-through is on, and
  *       pass-through clears only when a rebuild that started after the release (after the write
  *       committed, since the origin releases after its transaction completed) swapped in: its scan
- *       sees the write's rows. A hold ends only by its release or by its origin leaving ({@link
- *       #originLost}, which marks the guard stale first too); {@link #releaseAll} keeps holds,
+ *       sees the write's rows. A hold ends only by its release or, after its origin left, by {@link
+ *       #lostHoldsEnded} (which marks the guard stale first too); {@link #lapsed} keeps holds,
  *       since a member that lapsed and rejoins must still not answer "absent" before the write
  *       committed. A release that overtakes its hold is remembered, and the late hold is dropped.
  * </ul>
  *
- * Duplicated begins (a redelivery) are applied once. Thread-safe.
+ * Duplicated begins (a redelivery) are applied once, so an origin must never reuse an operation
+ * number ({@link ReplicatedGuard} numbers them uniquely per JVM, and an origin names one member).
+ * Thread-safe.
  *
  * @param <K> the key type
  */
@@ -62,10 +72,12 @@ public final class RemoteWrites<K> {
   private final Map<Op, PendingEnter<K>> enters = new ConcurrentHashMap<>();
 
   /**
-   * Open enters of origins that left: kept in flight, never ended. The lost writer may still make
-   * its key visible (its process runs on without its member and commits), after a rebuild of this
-   * guard scanned the source; an enter ended as visible would then be dropped by that rebuild, one
-   * kept in flight is carried into it. The price is a false positive per such key.
+   * Open enters of origins that left: kept in flight until their own end arrives (a writer removed
+   * from the cluster may still send it), else for good. The lost writer may still make its key
+   * visible (its process runs on without its member and commits), after a rebuild of this guard
+   * scanned the source; an enter ended as visible would then be dropped by that rebuild, one kept
+   * in flight is carried into it. The price is a false positive per such key, for the life of this
+   * guard (see {@link #orphaned()}).
    */
   private final Map<Op, PendingEnter<K>> orphans = new ConcurrentHashMap<>();
 
@@ -112,10 +124,16 @@ public final class RemoteWrites<K> {
 
   /**
    * Ends the enter {@code op} of {@code origin}: visible, or aborted (removes the fingerprint,
-   * paired).
+   * paired). Applied whenever it arrives, also after a lapse here or after the origin was lost: the
+   * writer sends visible only after the key is visible at the source (a rebuild that scans from now
+   * on sees it) and abort only if it never was.
    */
   public void enterEnded(String origin, long op, boolean visible) {
-    PendingEnter<K> enter = enters.remove(new Op(origin, op));
+    Op key = new Op(origin, op);
+    PendingEnter<K> enter = enters.remove(key);
+    if (enter == null) {
+      enter = orphans.remove(key);
+    }
     if (enter == null) {
       return;
     }
@@ -186,9 +204,11 @@ public final class RemoteWrites<K> {
   }
 
   /**
-   * Member {@code origin} left the group: its open enters end visible, its open leaves cancelled;
-   * its holds end after the guard was marked stale (a rebuild that starts now sees what its writes
-   * committed before it left).
+   * Member {@code origin} left the group: its open enters stay in flight until their end arrives
+   * (its process may run on, make their keys visible and send the end), else for good; its open
+   * leaves are cancelled; its holds stay open (it may still commit a held write, see {@link
+   * ReplicatedGuard.Hold#fence()}) until their release or {@link #lostHoldsEnded}, which the engine
+   * calls once every fence the origin passed before it left has been outlasted.
    */
   public void originLost(String origin) {
     for (Op op : List.copyOf(enters.keySet())) {
@@ -199,12 +219,22 @@ public final class RemoteWrites<K> {
         }
       }
     }
-    endConservatively(op -> op.origin().equals(origin));
-    boolean had;
+    cancelLeaves(op -> op.origin().equals(origin));
     synchronized (this) {
       lostOrigins.add(origin);
-      had = holds.stream().anyMatch(op -> op.origin().equals(origin));
       releasedEarly.removeIf(op -> op.origin().equals(origin));
+    }
+  }
+
+  /**
+   * Ends the holds of {@code origin}, which left ({@link #originLost}), after the guard was marked
+   * stale (a rebuild that starts now sees what its writes committed). Call it only once the origin
+   * can no longer commit a held write: no fence it passed before it left is still running.
+   */
+  public void lostHoldsEnded(String origin) {
+    boolean had;
+    synchronized (this) {
+      had = holds.stream().anyMatch(op -> op.origin().equals(origin));
     }
     if (had) {
       guard.markStale("member " + origin + " left the group while holding it stale");
@@ -216,26 +246,37 @@ public final class RemoteWrites<K> {
   }
 
   /**
-   * Ends every open remote write conservatively (enters visible, leaves cancelled). Holds stay open
-   * (see the class comment).
+   * This member lapsed (its lease ran out, it must rejoin and rebuild) or left the group: open
+   * leaves are cancelled (their fingerprints stay; a {@code gone} arriving later is dropped), open
+   * enters and holds stay. Why no present key is then reported absent: an open enter's key may
+   * become visible at any time after this (its writer had this member's acknowledgement, and may be
+   * paused between the acknowledgement and its commit); it stays in flight, so every rebuild of
+   * this guard keeps it until its writer's end arrives ({@link #enterEnded}, applied whatever
+   * happened here meanwhile: visible only after the key is visible at the source, abort only if it
+   * never was) or its writer is lost ({@link #originLost}: then for good).
    */
-  public void releaseAll() {
-    endConservatively(op -> true);
+  public void lapsed() {
+    cancelLeaves(op -> true);
   }
 
-  private void endConservatively(Predicate<Op> which) {
-    for (Op op : List.copyOf(enters.keySet())) {
-      PendingEnter<K> enter = which.test(op) ? enters.remove(op) : null;
-      if (enter != null) {
-        enter.visible();
-      }
-    }
+  private void cancelLeaves(Predicate<Op> which) {
     for (Op op : List.copyOf(leaves.keySet())) {
       PendingLeave<K> leave = which.test(op) ? leaves.remove(op) : null;
       if (leave != null) {
         leave.cancel();
       }
     }
+  }
+
+  /**
+   * Enters of lost origins still in flight ({@link #originLost}), whose end has not arrived: each
+   * keeps a fingerprint this guard never drops (a false positive if the write never happened).
+   * Bounded by the enters each lost member had begun and not ended when it was lost (its concurrent
+   * writes: at most one open enter per writing thread, or one transaction's batch), summed over the
+   * members lost in this guard's life.
+   */
+  public int orphaned() {
+    return orphans.size();
   }
 
   /** Remote enters and leaves begun here and not ended. */

@@ -48,9 +48,17 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ReplicatedGuard<K> {
 
+  /**
+   * Operation numbers, unique in this JVM rather than per replicated guard: a receiver keys a
+   * remote write by its origin (a member) and number, and keeps an open enter until its end
+   * arrives. A group closed with an enter open and joined again on the same member would otherwise
+   * number its first write like the old open one, and the receiver would take its begin for a
+   * redelivery and not apply it: a key made visible that the receiver lacks.
+   */
+  private static final AtomicLong OPS = new AtomicLong();
+
   private final CuckooGuard<K> local;
   private final GroupEngine<K> engine;
-  private final AtomicLong ops = new AtomicLong();
 
   /** Replicates {@code local} through {@code engine}. */
   public ReplicatedGuard(CuckooGuard<K> local, GroupEngine<K> engine) {
@@ -85,7 +93,7 @@ public final class ReplicatedGuard<K> {
    */
   public Enter<K> beginEnter(K key) throws InterruptedException {
     PendingEnter<K> pending = local.beginEnter(key);
-    long op = ops.incrementAndGet();
+    long op = OPS.incrementAndGet();
     boolean delivered = false;
     try {
       engine.enterBegun(op, key);
@@ -117,7 +125,7 @@ public final class ReplicatedGuard<K> {
     long[] opIds = new long[begun.size()];
     List<K> keys = new ArrayList<>(begun.size());
     for (int i = 0; i < opIds.length; i++) {
-      opIds[i] = ops.incrementAndGet();
+      opIds[i] = OPS.incrementAndGet();
       keys.add(begun.get(i).key());
     }
     boolean delivered = false;
@@ -151,7 +159,7 @@ public final class ReplicatedGuard<K> {
    */
   public Leave<K> beginLeave(K key) throws InterruptedException {
     PendingLeave<K> pending = local.beginLeave(key);
-    long op = ops.incrementAndGet();
+    long op = OPS.incrementAndGet();
     boolean delivered = false;
     try {
       engine.leaveBegun(op, key);
@@ -179,7 +187,7 @@ public final class ReplicatedGuard<K> {
    * @throws InterruptedException if interrupted while waiting; as above
    */
   public Hold hold() throws InterruptedException {
-    long op = ops.incrementAndGet();
+    long op = OPS.incrementAndGet();
     boolean delivered = false;
     try {
       engine.holdBegun(op);
@@ -216,6 +224,20 @@ public final class ReplicatedGuard<K> {
         return CompletableFuture.completedFuture(null);
       }
       return engine.holdEnded(op);
+    }
+
+    /**
+     * Call just before the write's transaction commits (in its {@code beforeCompletion}): throws if
+     * this member may have been removed from the group meanwhile (a pause longer than the cluster's
+     * failure detection), since the others then end its hold after a short delay and may rebuild
+     * before the commit; roll the transaction back then. What remains is a pause between this call
+     * and the commit itself, of about a lease or longer.
+     *
+     * @throws GroupUnavailableException if the write must not commit
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void fence() throws InterruptedException {
+      engine.holdFenced(op);
     }
 
     /** Whether {@link #release()} was called. */

@@ -144,6 +144,16 @@ public final class CuckooGuardSettings {
    */
   public static final String CLUSTER_GROUP_PREFIX = CLUSTER_PREFIX + "group_prefix";
 
+  /**
+   * The fewest application instances (this one included) an instance must see in its Hazelcast
+   * cluster to answer "no such row" or to write; default 1 (no split-brain protection). Set it to a
+   * majority of the instances (2 of 3) so that an instance cut off from the others (a network
+   * split, or a pause longer than Hazelcast's failure detection) fails its writes and passes
+   * through instead of answering from a filter the others no longer update. While fewer instances
+   * run, writes fail.
+   */
+  public static final String CLUSTER_MINIMUM_MEMBERS = CLUSTER_PREFIX + "minimum_members";
+
   /** Default of {@link #CLUSTER_GROUP_PREFIX}. */
   public static final String DEFAULT_CLUSTER_GROUP_PREFIX = "hibernate:";
 

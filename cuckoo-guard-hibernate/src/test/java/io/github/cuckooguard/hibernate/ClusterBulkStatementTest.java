@@ -386,4 +386,59 @@ class ClusterBulkStatementTest {
     assertThat(nullsAtOnce).isZero();
     assertThat(nullsAfter).isZero();
   }
+
+  /**
+   * Instance D runs a native insert, then its member is removed from the cluster before the commit
+   * (a pause longer than Hazelcast's failure detection, modelled by terminating the member). B ends
+   * D's hold a lease after the removal and rebuilds. D's commit must then fail (its fence in
+   * before-completion finds it is no member any more) and roll back; without the fence it commits
+   * and B answers "no such row" for all 100 rows.
+   */
+  @Test
+  void holderRemovedBeforeItsCommitRollsBack() throws Exception {
+    SessionFactory d = instance("d", false);
+    HazelcastInstance memberD = members.get(members.size() - 1);
+    awaitAnswersAbsent(d);
+    awaitAnswersAbsent(b);
+    List<Long> ids = new ArrayList<>();
+    RuntimeException failure = null;
+    try (Session s = d.openSession()) {
+      Transaction tx = s.beginTransaction();
+      for (int i = 0; i < 100; i++) {
+        long id = nextId.incrementAndGet();
+        nativeInsert(s, id);
+        ids.add(id);
+      }
+      boolean held = HibernateCuckooGuards.of(b).mightContain(Shipment.class, -1L);
+      memberD.getLifecycleService().terminate();
+      awaitAnswersAbsent(b); // B ended D's hold and rebuilt before D's commit
+      try {
+        tx.commit();
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+      assertThat(held).as("B was held while D's statement was open").isTrue();
+    }
+    long committed;
+    try (Session s = b.openSession()) {
+      committed =
+          s.createNativeQuery(
+                  "select count(*) from Shipment where id between :lo and :hi", Long.class)
+              .setParameter("lo", ids.get(0))
+              .setParameter("hi", ids.get(ids.size() - 1))
+              .getSingleResult();
+    }
+    long absentOnB =
+        committed == 0
+            ? 0
+            : ids.stream()
+                .filter(id -> !HibernateCuckooGuards.of(b).mightContain(Shipment.class, id))
+                .count();
+    System.out.printf(
+        "holder removed before its commit: commit failed %s, rows committed %d, absent on B %d%n",
+        failure != null, committed, absentOnB);
+    assertThat(absentOnB).as("committed rows B answers \"no such row\" for").isZero();
+    assertThat(failure).as("D's commit failed").isNotNull();
+    assertThat(committed).as("D's rows were rolled back").isZero();
+  }
 }

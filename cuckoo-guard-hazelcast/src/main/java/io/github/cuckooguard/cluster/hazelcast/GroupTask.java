@@ -29,6 +29,12 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
   /** The target has no guard of this name: it cannot answer "definitely absent" for it. */
   static final int NO_GUARD = 2;
 
+  /**
+   * The target removed the sender from its member list: it renews its own lease without the sender
+   * and grants it nothing any more (a member UUID, once removed, never comes back).
+   */
+  static final int REMOVED = 3;
+
   enum Kind {
     BEGIN_ENTER,
     BEGIN_ENTERS,
@@ -46,7 +52,13 @@ final class GroupTask implements Callable<Integer>, Serializable, HazelcastInsta
      */
     HOLD_STALE,
     /** The write of hold {@link #op} completed: mark the guard stale, then end the hold. */
-    RELEASE_HOLD
+    RELEASE_HOLD,
+    /**
+     * The origin asks whether it is still a member in the target's view (ACK), or was removed from
+     * it (REMOVED), before it goes on past a member that did not acknowledge a write, or commits a
+     * held write. Changes nothing on the target.
+     */
+    FENCE
   }
 
   final String group;

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -86,7 +87,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * writer's grant while it is a member (a round that misses one grant fails); the last granted
    * round's t0 precedes lastGrant, so in real time P's window closed before the wait ended. After
    * the window P applies no BEGIN of that epoch and answers pass-through; to answer again it must
-   * lapse (epoch + 1, releaseAll) and JOIN.
+   * lapse (epoch + 1, see Lapse) and JOIN.
    *
    * JOIN at a new epoch e: the grantor first records e (from then its new writes go to P at e and
    * need P's ack or the revocation wait above), then waits until every enter it began before that
@@ -100,8 +101,18 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * becomes visible while a member that did not announce it could apply a late gone to a filter
    * rebuilt without the key; a gone whose announcement was not applied is dropped (RemoteWrites).
    * Ends (visible/abort/gone/cancel) are sent without waiting, several in one END_BATCH while
-   * an earlier batch is on its way; they are applied if the epoch matches, whatever the window,
-   * since ending an applied begin is always paired.
+   * an earlier batch is on its way; they are applied whatever the epoch and window, since ending
+   * an applied begin is always paired (applyEnds).
+   *
+   * Lapse. A member whose lease ran out (or whose round was refused) moves to a new epoch, cancels
+   * its open remote leaves and keeps its open remote enters in flight until their ends arrive
+   * (RemoteWrites.lapsed). It must: the writer had its ack and may make the key visible at any
+   * later time. If the writer is alive and a member, the lapsed member's JOIN needs its grant,
+   * which drains the writer's open enters first; but a writer paused past the failure detection
+   * is removed by the others, their JOINs no longer ask it, and it commits its acknowledged write
+   * when it resumes, after their rebuilds scanned the source. Kept in flight, the key is carried
+   * into each rebuild; if the writer never sends the end (it stays lost), the enter stays in
+   * flight for good (RemoteWrites.orphaned: a bounded false positive).
    *
    * Holds (writes of unknown keys: a bulk or native statement). HOLD_STALE is delivered like a
    * BEGIN (ack or revocation wait), so when holdBegun returns, every member that can still answer
@@ -110,8 +121,42 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
    * it (revoked, lapsed) cannot complete a JOIN before the release: its rebuild would scan before
    * the write commits. RELEASE_HOLD (GroupHolds) is applied at any epoch and marks the guard stale
    * before the hold ends (RemoteWrites.holdEnded); it is retried until applied or the member left.
-   * A lapse keeps holds (releaseAll does not end them); a member that leaves ends its holds on
-   * every receiver through originLost, again after markStale.
+   * A lapse keeps holds (RemoteWrites.lapsed does not end them); a member that leaves ends its holds on
+   * every receiver only lostHoldDelay after its member was removed here (see Fence), again after
+   * markStale.
+   *
+   * Fence. Hazelcast removes a member that was silent longer than its failure detection (a paused
+   * process: SIGSTOP, a long GC). The others then renew each other without it; when it resumes, its
+   * view still has them for a while. Every write of such a member would find them not
+   * acknowledging (they refuse a removed origin) and wait out leases it last granted long ago. So a
+   * writer goes on past a member of its view that did not acknowledge only after a FENCE round,
+   * sent after the waits, in which no member answered REMOVED and a majority of its view (itself
+   * included) confirmed that it is in their member list, and only while its view has at least
+   * minimumMembers members; otherwise the write fails (GroupUnavailableException) and nothing is
+   * made visible. Receivers answer a JOIN, RENEW, BEGIN_*, HOLD_STALE or FENCE from an origin that
+   * is not in their Hazelcast member list with REMOVED if Hazelcast removed it here (member UUIDs
+   * are never reused: a restarted or merged member comes back under a new one), else NACK (not
+   * seen yet). Why no present key is then reported absent by a non-acknowledging member X: if X
+   * has the writer in its list, X's rounds need the writer's grant, which the writer refuses from
+   * its revocation on, so X's lease ends by the revocation wait (rule 1 as before); if X removed
+   * the writer before confirming, X answered REMOVED (or nothing: Hazelcast mostly does not run
+   * a removed member's operations, so X's silence is the common case) and the fence failed unless
+   * minimumMembers members that still list the writer confirmed; with minimumMembers a majority, X
+   * is then on a minority side of a split, where it grants itself no lease. With the default (1)
+   * a silent X does not stop the writer. Left: X removes the writer after
+   * confirming its fence, which needs the writer silent for the whole failure detection between the
+   * fence and the key becoming visible (a pause exactly there).
+   *
+   * Lost holds. A hold of a removed origin stays open here for lostHoldDelay = lease * (1 + 2
+   * drift) + margin after the removal (or until its release arrives), then ends after markStale.
+   * The origin fences before it commits a held write (ReplicatedGuard.Hold.fence -> holdFenced):
+   * the fence fails unless every member that acknowledged the hold confirmed it (holdAckers). A
+   * FENCE this member confirmed came before the removal here (after it, the origin is not in the
+   * member list and gets REMOVED), and every reply is awaited at most the ack timeout, so the
+   * origin's commit precedes the hold's end here unless the origin pauses between its fence and
+   * its commit for about a lease. A member that did not acknowledge the hold was waited out and
+   * cannot complete a JOIN with the origin's grant before the release; one that removed the origin
+   * answers its fence REMOVED, if it can be reached at all (else a split: A3).
    */
 
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
@@ -158,6 +203,13 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
   private final GroupHolds holds;
+  private final int minimumMembers;
+
+  /** For each open hold of this member: the members that applied it (they must confirm fences). */
+  private final ConcurrentHashMap<Long, Set<UUID>> holdAckers = new ConcurrentHashMap<>();
+
+  /** Members Hazelcast removed from this member's list; their writes and rounds are refused. */
+  private final Set<UUID> removedMembers = ConcurrentHashMap.newKeySet();
 
   private final ReentrantReadWriteLock receiverLock = new ReentrantReadWriteLock();
   private volatile long epoch;
@@ -245,6 +297,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.dumps = new DumpServer<>(this::snapshotForPeer, clock);
     this.peerDump = b.peerDump;
     this.dumpPieceBytes = b.dumpPieceBytes;
+    this.minimumMembers = b.minimumMembers;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
           "a guard group named '"
@@ -354,6 +407,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     return remote.open();
   }
 
+  /** Open remote enters of members that left, kept in flight ({@link RemoteWrites#orphaned()}). */
+  int orphanedRemoteEnters() {
+    return remote.orphaned();
+  }
+
   // ---- writer ----
 
   @Override
@@ -417,9 +475,11 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       entersInFlight.put(op, ++enterSeq); // a JOIN granted from now on waits for the release
     }
     long wire = holds.wireId(op);
-    deliverBegin(
-        GroupTask.Kind.HOLD_STALE,
-        ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    Set<UUID> acked =
+        deliverBegin(
+            GroupTask.Kind.HOLD_STALE,
+            ep -> new GroupTask(name, GroupTask.Kind.HOLD_STALE, self, ep, wire, null));
+    holdAckers.put(op, Set.copyOf(acked)); // they must confirm its fence: see Lost holds
   }
 
   /**
@@ -435,6 +495,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   @Override
   public CompletionStage<Void> holdEnded(long op) {
     local.markStale("this member's hold ended (its write of unknown keys completed)");
+    holdAckers.remove(op);
     entersInFlight.remove(op);
     return holds.release(op);
   }
@@ -451,7 +512,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private record Sent(UUID member, Peer peer, long epoch, @Nullable Future<Integer> reply) {}
 
-  private void deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
+  /** Delivers a begin (see rule 1 and Fence); returns the members that acknowledged it. */
+  private Set<UUID> deliverBegin(GroupTask.Kind kind, LongFunction<GroupTask> taskAt)
       throws InterruptedException {
     checkOpen();
     // Before this group registered, other members' rounds got NO_GUARD from here and counted it as
@@ -464,6 +526,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     long deadline = clock.getAsLong() + ackTimeoutNanos;
     Map<UUID, Member> members = otherMembers();
+    checkMinimumMembers(members.size() + 1, kind);
+    Set<UUID> acked = ConcurrentHashMap.newKeySet();
     List<Sent> sent = new ArrayList<>();
     boolean strangerSilent = false;
     // Each member's record is read once, and that one read decides how it is asked: at the epoch
@@ -496,7 +560,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     afterPeerRecordsRead.run();
     for (int i = 0; i < strangers.size(); i++) {
-      if (!acknowledged(strangers.get(i), deadline)) {
+      if (acknowledged(strangers.get(i), deadline)) {
+        acked.add(strangerIds.get(i));
+      } else {
         strangerSilent = true;
         // No more renewals for it from here (grantRenew of a stranger records it as a peer): the
         // wait below starts after every grant this member gave it.
@@ -512,7 +578,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     List<Sent> unacknowledged = new ArrayList<>();
     for (Sent s : sent) {
-      if (!acknowledged(s.reply(), deadline)) {
+      if (acknowledged(s.reply(), deadline)) {
+        acked.add(s.member());
+      } else {
         unacknowledged.add(s);
       }
     }
@@ -521,6 +589,109 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
     while (strangerSilent && strangerWaitUntil - clock.getAsLong() > 0) {
       TimeUnit.NANOSECONDS.sleep(strangerWaitUntil - clock.getAsLong());
+    }
+    if (!acked.containsAll(members.keySet())) {
+      fence(kind + " (a member of this member's view did not acknowledge it)", Set.of());
+    }
+    return acked;
+  }
+
+  private void checkMinimumMembers(int view, Object what) {
+    if (view < minimumMembers) {
+      throw new GroupUnavailableException(
+          "guard group '"
+              + name
+              + "' on "
+              + self
+              + ": "
+              + what
+              + " refused: this member sees "
+              + view
+              + " member(s), fewer than minimumMembers ("
+              + minimumMembers
+              + "); it may be on the minority side of a split. Retry once the cluster has merged"
+              + " or enough members have joined");
+    }
+  }
+
+  /**
+   * Checks that this member is still a member of the group in the eyes of its view: one FENCE
+   * round, sent now, in which no member answers that it removed this member, and a majority of the
+   * view (this member included, at least minimumMembers) confirms. Call it before a held write
+   * commits ({@link ReplicatedGuard.Hold#fence()}); writes call it by themselves when they go on
+   * past a member that did not acknowledge. See the implementation notes (Fence, Lost holds).
+   *
+   * @throws GroupUnavailableException if the fence fails; the write must not become visible
+   * @throws InterruptedException if interrupted while waiting for the replies
+   */
+  @Override
+  public void holdFenced(long op) throws InterruptedException {
+    Set<UUID> holding = holdAckers.get(op);
+    fence("the held write", holding != null ? holding : Set.of());
+  }
+
+  /** A FENCE round (see Fence); also fails unless every member of {@code mustConfirm} confirmed. */
+  private void fence(String what, Set<UUID> mustConfirm) throws InterruptedException {
+    checkOpen();
+    long deadline = clock.getAsLong() + ackTimeoutNanos; // every reply is awaited until then
+    Map<UUID, Member> members;
+    Map<UUID, Future<Integer>> replies = new HashMap<>();
+    try {
+      members = otherMembers();
+      checkMinimumMembers(members.size() + 1, what);
+      for (Member m : members.values()) {
+        replies.put(
+            m.getUuid(),
+            executor.submitToMember(
+                new GroupTask(name, GroupTask.Kind.FENCE, self, ANY_EPOCH, 0, null), m));
+      }
+    } catch (GroupUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new GroupUnavailableException(
+          "guard group '" + name + "' on " + self + ": " + what + " cannot go on: " + e);
+    }
+    int view = members.size() + 1;
+    int confirmed = 1; // this member
+    int removedBy = 0;
+    Set<UUID> confirmedBy = new java.util.HashSet<>();
+    for (Map.Entry<UUID, Future<Integer>> reply : replies.entrySet()) {
+      try {
+        int r =
+            reply.getValue().get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
+        if (r == GroupTask.ACK || r == GroupTask.NO_GUARD) {
+          confirmed++;
+          confirmedBy.add(reply.getKey());
+        } else if (r == GroupTask.REMOVED) {
+          removedBy++;
+        }
+      } catch (TimeoutException | ExecutionException | RuntimeException e) {
+        // silent: no confirmation
+      }
+    }
+    if (removedBy > 0 || confirmed < minimumMembers || !confirmedBy.containsAll(mustConfirm)) {
+      throw new GroupUnavailableException(
+          "guard group '"
+              + name
+              + "' on "
+              + self
+              + ": "
+              + what
+              + " cannot go on: "
+              + (removedBy > 0
+                  ? removedBy + " member(s) removed this member from their cluster view"
+                  : !confirmedBy.containsAll(mustConfirm)
+                      ? "a member that applied its hold did not confirm it (it may end the hold)"
+                      : "only "
+                          + confirmed
+                          + " of "
+                          + view
+                          + " members confirmed it in time (minimumMembers "
+                          + minimumMembers
+                          + ")")
+              + " (after a pause longer than Hazelcast's failure detection, or on the minority"
+              + " side of a split). Nothing was made visible; retry the write once the cluster has"
+              + " settled (this member rejoins or merges under a new member UUID)");
     }
   }
 
@@ -735,19 +906,60 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   }
 
   private void memberGone(UUID member) {
+    removedMembers.add(member); // first: from now on its rounds, writes and fences are refused
     Peer peer = peers.get(member);
     if (peer != null) {
       synchronized (peer) {
         peer.revoked = true; // writers now wait out its lease instead of asking it
       }
     }
-    remote.originLost(member.toString());
+    String origin = member.toString();
+    remote.originLost(origin);
+    // Its holds stay open until its release or until any fence it passed has been outlasted: see
+    // the implementation notes (Lost holds).
+    try {
+      renewer.schedule(
+          () -> remote.lostHoldsEnded(origin), revocationWaitNanos, TimeUnit.NANOSECONDS);
+    } catch (RuntimeException closedMeanwhile) {
+      // closed: this member no longer answers "absent" at all
+    }
+  }
+
+  /** Whether a message from {@code origin} may be applied here: REMOVED, NACK, or -1 (yes). */
+  private int refusal(UUID origin) {
+    if (removedMembers.contains(origin)) {
+      return GroupTask.REMOVED;
+    }
+    for (Member m : hazelcast.getCluster().getMembers()) {
+      if (m.getUuid().equals(origin)) {
+        return -1;
+      }
+    }
+    return GroupTask.NACK; // not in the list (yet): a member that is still joining retries
   }
 
   // ---- receiver and grantor ----
 
   int handle(GroupTask task) throws InterruptedException {
     switch (task.kind) {
+      case JOIN:
+      case RENEW:
+      case BEGIN_ENTER:
+      case BEGIN_ENTERS:
+      case BEGIN_LEAVE:
+      case HOLD_STALE:
+      case FENCE:
+        int refused = refusal(task.origin); // see Fence: no grant, no begin for a removed member
+        if (refused >= 0) {
+          return refused;
+        }
+        break;
+      default:
+        break; // ends and releases: applying them late is always safe
+    }
+    switch (task.kind) {
+      case FENCE:
+        return GroupTask.ACK;
       case JOIN:
         return grantJoin(task);
       case RENEW:
@@ -767,10 +979,16 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private int apply(GroupTask task) {
     receiverLock.readLock().lock();
     try {
-      if ((task.epoch != epoch && task.epoch != ANY_EPOCH) || closed) {
+      if (closed) {
         return GroupTask.NACK;
       }
       String origin = task.origin.toString();
+      if (isEnd(task.kind)) {
+        return applyEnds(origin, task); // at any epoch: see applyEnds
+      }
+      if (task.epoch != epoch && task.epoch != ANY_EPOCH) {
+        return GroupTask.NACK;
+      }
       switch (task.kind) {
         case BEGIN_ENTERS:
           {
@@ -803,21 +1021,6 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
           }
           remote.holdBegun(origin, task.op);
           return GroupTask.ACK;
-        case END_BATCH:
-          {
-            long[] ops = Objects.requireNonNull(task.ops, "ops");
-            GroupTask.Kind[] ends = Objects.requireNonNull(task.ends, "ends");
-            for (int i = 0; i < ops.length; i++) {
-              applyEnd(origin, ends[i], ops[i]);
-            }
-            return GroupTask.ACK;
-          }
-        case END_ENTER_VISIBLE:
-        case END_ENTER_ABORT:
-        case END_LEAVE_GONE:
-        case END_LEAVE_CANCEL:
-          applyEnd(origin, task.kind, task.op);
-          return GroupTask.ACK;
         default:
           throw new IllegalArgumentException("not a write: " + task);
       }
@@ -826,7 +1029,36 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     }
   }
 
-  /** Applies one end (under the read lock, at the current epoch); whatever its window. */
+  private static boolean isEnd(GroupTask.Kind kind) {
+    return switch (kind) {
+      case END_BATCH, END_ENTER_VISIBLE, END_ENTER_ABORT, END_LEAVE_GONE, END_LEAVE_CANCEL -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Applies ends whatever this member's epoch and window (under the read lock). An enter begun here
+   * at an earlier epoch is still open after a lapse (RemoteWrites.lapsed keeps it in flight), and
+   * its end, sent at the epoch its writer knew, must still reach it, or it stays in flight for
+   * good. Ending a begin applied here is always paired: visible comes after the key became visible
+   * at the source, abort only for a key that never did; a leave was cancelled at the lapse, so a
+   * late gone finds nothing and is dropped; operation numbers never repeat, so no end meets another
+   * write's begin.
+   */
+  private int applyEnds(String origin, GroupTask task) {
+    if (task.kind == GroupTask.Kind.END_BATCH) {
+      long[] ops = Objects.requireNonNull(task.ops, "ops");
+      GroupTask.Kind[] ends = Objects.requireNonNull(task.ends, "ends");
+      for (int i = 0; i < ops.length; i++) {
+        applyEnd(origin, ends[i], ops[i]);
+      }
+    } else {
+      applyEnd(origin, task.kind, task.op);
+    }
+    return GroupTask.ACK;
+  }
+
+  /** Applies one end (under the read lock), whatever the epoch and window. */
   private void applyEnd(String origin, GroupTask.Kind kind, long op) {
     switch (kind) {
       case END_ENTER_VISIBLE -> remote.enterEnded(origin, op, true);
@@ -1079,21 +1311,27 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
                 + ": "
                 + why
                 + "; passing through until it has rejoined and rebuilt");
-    // No message of the old epoch is applied after this (apply checks the epoch under the read
-    // lock), so the remote writes can be ended here without racing a late begin.
-    remote.releaseAll();
+    // No begin of the old epoch is applied after this (apply checks the epoch under the read
+    // lock), so no late begin races this. Open remote enters stay in flight (RemoteWrites.lapsed):
+    // a writer that had this member's ack may make its key visible only after this member has
+    // rejoined and rebuilt (a writer paused between its ack and its commit, whose member the
+    // others removed meanwhile, so that the JOIN did not wait for it); ending its enter here would
+    // let that rebuild drop the key.
+    remote.lapsed();
   }
 
   private Round roundTrip(GroupTask.Kind kind, long ep, long deadline) throws InterruptedException {
     List<Future<Integer>> replies = new ArrayList<>();
-    for (Member m : otherMembers().values()) {
+    Map<UUID, Member> members = otherMembers();
+    for (Member m : members.values()) {
       replies.add(executor.submitToMember(new GroupTask(name, kind, self, ep, 0, null), m));
     }
-    Round result = Round.GRANTED;
+    // Below minimumMembers no round grants a lease (it may be a minority side of a split).
+    Round result = members.size() + 1 < minimumMembers ? Round.INCOMPLETE : Round.GRANTED;
     for (Future<Integer> reply : replies) {
       try {
         int r = reply.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.NANOSECONDS);
-        if (r == GroupTask.NACK) {
+        if (r == GroupTask.NACK || r == GroupTask.REMOVED) {
           result = Round.REFUSED;
         }
       } catch (TimeoutException | ExecutionException | RuntimeException e) {
@@ -1136,7 +1374,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     } catch (RuntimeException e) {
       // the member is shutting down
     }
-    remote.releaseAll();
+    remote.lapsed(); // a closed member answers nothing; the local guard keeps the open enters
   }
 
   @Override
@@ -1166,6 +1404,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private double maxClockDrift = DEFAULT_MAX_CLOCK_DRIFT;
     private boolean driftSet;
     private String executorName = "cuckoo-guard";
+    private int minimumMembers = 1;
+    private boolean minimumMembersSet;
     private LongSupplier clock = System::nanoTime;
     private boolean peerDump = true;
     private boolean peerDumpSet;
@@ -1257,6 +1497,33 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         throw new IllegalArgumentException("dumpPieceBytes (" + bytes + ") must be positive");
       }
       this.dumpPieceBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The fewest members (this one included) a member must see in its Hazelcast cluster to answer
+     * "definitely absent" or to write (default 1: no protection). Set it to a majority of the
+     * cluster's size (2 of 3, 3 of 5) to close the split brain: a member cut off with fewer members
+     * (on the minority side of a partition, or alone after a pause longer than Hazelcast's failure
+     * detection) then passes through and its writes fail with {@link
+     * io.github.cuckooguard.spi.GroupUnavailableException}, instead of granting itself leases. The
+     * price: while fewer members are up (one of two, two of five), no member writes. The default is
+     * 1 because the group cannot know the cluster's intended size, and any larger default would
+     * make a single-member cluster (tests, development, the last instance of a rolling restart)
+     * fail every write.
+     *
+     * @throws IllegalArgumentException if {@code minimumMembers} is not in [1, 1000]
+     */
+    public Builder<K> minimumMembers(int minimumMembers) {
+      if (minimumMembersSet) {
+        throw new IllegalStateException("minimumMembers was already set to " + this.minimumMembers);
+      }
+      if (minimumMembers < 1 || minimumMembers > 1000) {
+        throw new IllegalArgumentException(
+            "minimumMembers (" + minimumMembers + ") must be in [1, 1000]");
+      }
+      this.minimumMembers = minimumMembers;
+      this.minimumMembersSet = true;
       return this;
     }
 

@@ -34,12 +34,24 @@
  *       own guard until the writer's {@code visible()}/{@code abort()} reaches it, so its rebuilds
  *       keep it), or the writer revoked that member and waited until {@code lastGrant + lease × (1
  *       + 2 × maxClockDrift) + margin} on the writer's clock, by when the member's lease and
- *       acceptance window have closed and cannot reopen at that epoch.
+ *       acceptance window have closed and cannot reopen at that epoch. <b>Fence:</b> a writer goes
+ *       on past a member of its view that did not acknowledge only after a fence round, sent after
+ *       those waits, in which no member answered that Hazelcast removed the writer and at least
+ *       {@code minimumMembers} members (the writer included) confirmed that it is in their member
+ *       list; otherwise the write fails with {@code GroupUnavailableException} and nothing becomes
+ *       visible. A member grants nothing (no JOIN, renewal, begin, hold or fence) to a member that
+ *       is not in its Hazelcast member list: REMOVED if Hazelcast removed it there (a member UUID
+ *       is never reused; a restarted or merged member comes back under a new one), NACK if it has
+ *       not seen it yet.
  *   <li><b>No silent member answers absent.</b> Follows from 1: a member that did not apply an
  *       enter holds no lease by the time its key becomes visible, and regains one only by a JOIN at
  *       a new epoch and a complete rebuild. A JOIN is granted only after the grantor's enters begun
  *       before it have ended, so the rebuild's scan sees every key that is visible then, and later
- *       enters reach the joiner.
+ *       enters reach the joiner. An enter a member applied stays in flight there until the writer's
+ *       end arrives, across the member's lapses and after the writer was removed (then for good if
+ *       no end comes): a writer that Hazelcast removed grants no JOIN any more, so its acknowledged
+ *       write may become visible after the rebuild's scan, and the rebuild must carry the key. Ends
+ *       are applied at any epoch, so a lapse does not strand them.
  *   <li><b>Leaves after gone, paired.</b> {@code beginLeave} is delivered like an enter (ack or
  *       revocation wait) before the removal; {@code gone()}/{@code cancel()} follow without
  *       waiting. A member applies {@code gone} only for a leave whose announcement it applied at
@@ -53,11 +65,16 @@
  *       apply it cannot complete a JOIN while the hold is open (the grantor's JOIN drain waits for
  *       it as for an open enter), so its rebuild cannot scan before the write commits. The hold
  *       ends on a member only by its release (sent after the writer's transaction completed,
- *       retried until applied or the member left) or by the writer leaving the cluster, and in both
+ *       retried until applied or the member left) or, once Hazelcast removed the writer there, a
+ *       revocation wait (lease × (1 + 2 × maxClockDrift) + margin) after the removal, and in both
  *       cases only after the member's guard was marked stale: it answers "absent" again only after
  *       a rebuild that started after the commit (from its own source, or from a copy of a member
  *       that has the write's rows, see Joining). A lapse does not end a hold. The holder marks its
- *       own guard stale when it releases.
+ *       own guard stale when it releases. The writer fences before it commits ({@code
+ *       ReplicatedGuard.Hold.fence()}, which the Hibernate integration calls in the transaction's
+ *       before-completion phase), which fails unless every member that applied the hold confirms:
+ *       a fence this member confirmed was confirmed before the removal here, so a commit right
+ *       after it comes before the hold ends here (see A4 for what is left).
  *   <li><b>Joining and rejoining.</b> A member J that joins, or rejoins after a lapse (a split, a
  *       pause, a lost lease), passes through until it is complete at its current epoch e. Once
  *       every member granted its JOIN at e, J installs a rebuild (from then on it keeps a copy for
@@ -97,8 +114,9 @@
  *       decides from one read of the record how to ask it, so no write misses it; a member that was
  *       ever recorded (also one that left, or was revoked) is judged by its record.
  *   <li><b>Writer cost.</b> A writer waits at most about ack timeout + lease × (1 + 2 drift) +
- *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), and
- *       the first writes of a freshly joined group object wait one such lease.
+ *       margin for a member that neither answers nor was removed (default 150 + 306 + 10 ms), plus
+ *       one more ack timeout for the fence, and the first writes of a freshly joined group object
+ *       wait one such lease.
  * </ol>
  *
  * <h2>Assumptions</h2>
@@ -108,20 +126,30 @@
  *       is paused, e.g. by SIGSTOP or a GC pause, which is what makes the pause safe).
  *   <li>A2: two members' clocks run at rates within {@code maxClockDrift} of each other (default 1
  *       %); no synchronised wall clocks are needed.
- *   <li>A3: no split brain. Each side of a partition would renew leases from its own members only;
- *       a writer on one side waits out the other side's leases as it last granted them, but the
- *       other side keeps renewing without it. Use Hazelcast's split-brain protection (quorum) or a
- *       single network segment. A member that Hazelcast removed is waited out like a silent one. A
- *       split needs no network fault: a writer paused longer than Hazelcast's failure detection (60
- *       s by default) is removed, and when it resumes it is a side of its own until the merge.
+ *   <li>A3: no split brain, or {@code minimumMembers} set to a majority of the cluster. Each side
+ *       of a partition renews leases from its own members only; a writer on one side waits out the
+ *       other side's leases as it last granted them, but the other side keeps renewing without it.
+ *       With {@code minimumMembers} a majority, a side with fewer members grants itself no lease
+ *       (it passes through) and fails its writes, and a fence needs a majority's confirmation. The
+ *       default (1) cannot know the cluster's size and protects nothing here. A split needs no
+ *       network fault: a writer paused longer than Hazelcast's failure detection (60 s by default)
+ *       is removed. While its view still lists the others, they confirm nothing: a message of it
+ *       that reaches the group is refused (REMOVED), but Hazelcast mostly does not run a removed
+ *       member's operations at all, so its fence times out and fails only if fewer than {@code
+ *       minimumMembers} confirm; once its own failure detection has removed them it is alone, which
+ *       again only {@code minimumMembers} ≥ 2 refuses. <b>With the default (1) a resumed writer is
+ *       not stopped: set {@code minimumMembers} to a majority.</b> Left: a writer removed after its
+ *       fence was confirmed and before its key becomes visible, i.e. a pause of the whole failure
+ *       detection exactly there.
  *   <li>A4: every writer of the tracked set writes through the group, with enters for the keys it
  *       knows and a hold for writes whose keys it does not know (writes from elsewhere, such as SQL
  *       from another application, are outside the promise: {@code markStale} and a rebuild on every
- *       member). A held write whose transaction still commits after its member left the cluster (a
- *       process that keeps running without its member, e.g. one paused between the statement and
- *       its commit for longer than Hazelcast's failure detection) is a write from elsewhere: the
- *       other members end its hold when it leaves and may rebuild before that commit. (An enter in
- *       the same position is covered: a member keeps a lost origin's open enters in flight for
+ *       member). A held write commits only after its fence passed just before the commit; the other
+ *       members keep a removed writer's hold for a revocation wait after the removal. Left: a
+ *       writer that pauses between its fence and the database's commit for longer than that wait
+ *       plus the time Hazelcast took to remove it (about a lease plus the failure detection) is a
+ *       write from elsewhere. (An enter in the same position is covered: a member keeps a lost
+ *       origin's open enters in flight, across its own lapses too, until their end arrives or for
  *       good, at the price of a false positive each.)
  *   <li>A5: the guard has a {@link io.github.cuckooguard.KeySource}; without one a member never
  *       completes and passes through for good.
@@ -145,8 +173,9 @@
  * costs one round trip and a rebuild from its own source on every member after its release, the
  * holder included (until it swapped in, the holder serves no dump); a joiner loads a dump and also
  * keeps a copy per write it applied meanwhile, so a key written during the transfer holds a spare
- * copy until the next rebuild (a false positive); ends lost in transit leave a remote key in flight
- * (a false positive, and a few bytes) until the writer's member leaves or the receiver lapses.
+ * copy until the next rebuild (a false positive); an end lost in transit (or never sent: the
+ * writer's member left or its group was closed first) leaves a remote key in flight for good (a
+ * false positive, and a few bytes), at most the enters each such writer had open.
  */
 @NullMarked
 package io.github.cuckooguard.cluster.hazelcast;

@@ -100,8 +100,58 @@ class LostOriginTest {
   }
 
   /**
+   * The same, in the order a paused writer produces: A's enters are acknowledged by B, then B
+   * lapses first (its renewals get no answer, as when A's process is stopped) while A is still a
+   * member, and only then is A's member removed. B rejoins without A, rebuilds before A's commit,
+   * and A commits. A lapse that ends the open enters as visible leaves originLost nothing to keep:
+   * 200 of 200 keys reported absent.
+   */
+  @Test
+  @Timeout(120)
+  void readerLapsedBeforeTheWriterWasRemoved() throws Exception {
+    Set<Long> source = ConcurrentHashMap.newKeySet();
+    try (Members members = new Members()) {
+      HazelcastInstance aMember = members.start();
+      HazelcastGuardGroup<Long> a = members.group(aMember, source);
+      HazelcastGuardGroup<Long> b = members.group(members.start(), source);
+      Members.awaitLeased(LEASED_WITHIN, a, b);
+      List<Long> keys = new ArrayList<>();
+      List<ReplicatedGuard.Enter<Long>> open = new ArrayList<>();
+      for (long k = 1; k <= 200; k++) {
+        open.add(a.guard().beginEnter(k)); // acknowledged by B; not ended: A's member goes first
+        keys.add(k);
+      }
+      assertThat(b.openRemoteWrites()).isEqualTo(200);
+      long lapses = b.lapses();
+      b.renewalsPaused = true;
+      Thread.sleep(Members.LEASE.toMillis() + 200);
+      b.renewalsPaused = false;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (b.lapses() == lapses) {
+        assertThat(System.nanoTime() - deadline).as("B lapsed").isNegative();
+        Thread.sleep(5);
+      }
+      int openAfterLapse = b.openRemoteWrites();
+      aMember.getLifecycleService().terminate(); // now A's member is removed; A's thread runs on
+      awaitNoRemoteWrites(b);
+      awaitAbsentAnswered(b, -1L); // B rejoined alone and rebuilt from a source without the keys
+      source.addAll(keys); // A's commit
+      long wrong = absentAnswers(b, keys);
+      System.out.printf(
+          "reader lapsed first: B's open remote enters after its lapse %d, orphaned after A left"
+              + " %d; present keys B answers absent for %d of %d%n",
+          openAfterLapse, b.orphanedRemoteEnters(), wrong, keys.size());
+      assertThat(wrong)
+          .as("present keys B answers \"absent\" for (B lapsed, then A left, then A committed)")
+          .isZero();
+      assertThat(openAfterLapse).as("B's lapse kept A's open enters").isEqualTo(200);
+      assertThat(b.orphanedRemoteEnters()).isEqualTo(200);
+    }
+  }
+
+  /**
    * B's renewals stop for longer than its lease while A's hold is open, then resume mid-hold: B
-   * lapses, keeps the hold (releaseAll keeps holds), and cannot complete a JOIN before the release
+   * lapses, keeps the hold (a lapse keeps holds), and cannot complete a JOIN before the release
    * (A's drain waits for the hold). Rows committed before the release must be found on B.
    */
   @Test

@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.hibernate.HibernateException;
 import org.hibernate.Transaction;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
@@ -170,6 +171,9 @@ final class BulkWrites {
         if (transaction != null) {
           recorded = byTransaction.containsKey(transaction); // else it completed meanwhile (JTA)
           if (recorded) {
+            if (!groupHolds.containsKey(transaction)) {
+              fenceAtCommit(transaction, this::heldInGroup);
+            }
             groupHolds
                 .computeIfAbsent(transaction, t -> new IdentityHashMap<>())
                 .merge(entity, taken, BulkWrites::concat);
@@ -217,6 +221,42 @@ final class BulkWrites {
     return taken;
   }
 
+  private synchronized List<ReplicatedGuard.Hold> heldInGroup(Transaction transaction) {
+    List<ReplicatedGuard.Hold> all = new ArrayList<>();
+    groupHolds.getOrDefault(transaction, Map.of()).values().forEach(all::addAll);
+    return all;
+  }
+
+  /**
+   * Fences the cluster holds of {@code transaction} in its beforeCompletion, just before the
+   * commit: if this instance may have been removed from the cluster meanwhile (a pause longer than
+   * its failure detection), the others end its holds a lease after the removal and may rebuild
+   * before the commit, so the transaction must not commit. The exception makes Hibernate roll it
+   * back. Left: a pause between this check and the database's commit of about a lease or longer
+   * (see the cluster package's assumption A4).
+   */
+  private static void fenceAtCommit(
+      Transaction transaction, Function<Transaction, List<ReplicatedGuard.Hold>> holds) {
+    Runnable fence =
+        () -> {
+          for (ReplicatedGuard.Hold hold : holds.apply(transaction)) {
+            try {
+              hold.fence();
+            } catch (InterruptedException | RuntimeException e) {
+              if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+              }
+              throw new HibernateException(
+                  "this application instance may have left the cluster while its transaction ran"
+                      + " a bulk or native statement (the other instances stop holding for it);"
+                      + " the transaction is rolled back. Retry it once the cluster has settled",
+                  e);
+            }
+          }
+        };
+    BeforeCompletion.register(transaction, fence);
+  }
+
   private static void releaseGroup(List<ReplicatedGuard.Hold> taken) {
     for (ReplicatedGuard.Hold hold : taken) {
       try {
@@ -243,6 +283,9 @@ final class BulkWrites {
     List<ReplicatedGuard.Hold> group = holdGroup(entity, reason); // first: it may throw
     synchronized (this) {
       holds.merge(entity, 1, Integer::sum);
+    }
+    if (!group.isEmpty()) {
+      fenceAtCommit(session.accessTransaction(), t -> group);
     }
     Runnable completed =
         () -> {

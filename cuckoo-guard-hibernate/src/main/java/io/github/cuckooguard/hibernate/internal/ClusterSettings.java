@@ -4,6 +4,7 @@ import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_ACK_TI
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_GROUP_PREFIX;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_INSTANCE;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_LEASE_MILLIS;
+import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_MINIMUM_MEMBERS;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_PREFIX;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_CLUSTER_GROUP_PREFIX;
 
@@ -20,16 +21,22 @@ import org.jspecify.annotations.Nullable;
  * @param leaseMillis the lease, or 0 for the engine's default
  * @param ackTimeoutMillis the ack timeout, or 0 for the engine's default
  * @param groupPrefix prefix of the group names
+ * @param minimumMembers the engine's minimum members (1: no split-brain protection)
  */
 record ClusterSettings(
-    Object instance, long leaseMillis, long ackTimeoutMillis, String groupPrefix) {
+    Object instance,
+    long leaseMillis,
+    long ackTimeoutMillis,
+    String groupPrefix,
+    int minimumMembers) {
 
   private static final Set<String> NAMES =
       Set.of(
           canonical(CLUSTER_INSTANCE),
           canonical(CLUSTER_LEASE_MILLIS),
           canonical(CLUSTER_ACK_TIMEOUT_MILLIS),
-          canonical(CLUSTER_GROUP_PREFIX));
+          canonical(CLUSTER_GROUP_PREFIX),
+          canonical(CLUSTER_MINIMUM_MEMBERS));
 
   /**
    * The cluster settings, or null if {@link
@@ -43,6 +50,7 @@ record ClusterSettings(
     long lease = 0;
     long ack = 0;
     String prefix = DEFAULT_CLUSTER_GROUP_PREFIX;
+    int minimum = 1;
     for (Map.Entry<String, ?> e : settings.entrySet()) {
       String key = e.getKey();
       if (key == null || !key.startsWith(CLUSTER_PREFIX) || e.getValue() == null) {
@@ -59,8 +67,10 @@ record ClusterSettings(
                 + CLUSTER_LEASE_MILLIS
                 + ", "
                 + CLUSTER_ACK_TIMEOUT_MILLIS
+                + ", "
+                + CLUSTER_GROUP_PREFIX
                 + " and "
-                + CLUSTER_GROUP_PREFIX);
+                + CLUSTER_MINIMUM_MEMBERS);
       }
       Object value = e.getValue();
       if (name.equals(canonical(CLUSTER_INSTANCE))) {
@@ -69,6 +79,8 @@ record ClusterSettings(
         lease = millis(key, value, 30);
       } else if (name.equals(canonical(CLUSTER_ACK_TIMEOUT_MILLIS))) {
         ack = millis(key, value, 1);
+      } else if (name.equals(canonical(CLUSTER_MINIMUM_MEMBERS))) {
+        minimum = members(key, value);
       } else {
         prefix = value.toString().trim();
       }
@@ -83,7 +95,22 @@ record ClusterSettings(
               + " is blank: give a HazelcastInstance or the"
               + " name of a running one");
     }
-    return new ClusterSettings(instance, lease, ack, prefix);
+    return new ClusterSettings(instance, lease, ack, prefix, minimum);
+  }
+
+  private static int members(String key, Object value) {
+    int v;
+    try {
+      v = Integer.parseInt(value.toString().trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "setting " + key + " = '" + value + "' is not a whole number of members", e);
+    }
+    if (v < 1 || v > 1000) {
+      throw new IllegalArgumentException(
+          "setting " + key + " = " + v + " must be in [1, 1000] (a majority of the cluster)");
+    }
+    return v;
   }
 
   private static long millis(String key, Object value, long min) {

@@ -57,6 +57,9 @@ final class HazelcastReplication implements Replication {
     if (settings.ackTimeoutMillis() > 0) {
       b.ackTimeout(Duration.ofMillis(settings.ackTimeoutMillis()));
     }
+    if (settings.minimumMembers() > 1) {
+      b.minimumMembers(settings.minimumMembers());
+    }
     HazelcastGuardGroup<Object> group = b.join();
     groups.add(group);
     return group.guard();
