@@ -72,9 +72,9 @@
  *       that has the write's rows, see Joining). A lapse does not end a hold. The holder marks its
  *       own guard stale when it releases. The writer fences before it commits ({@code
  *       ReplicatedGuard.Hold.fence()}, which the Hibernate integration calls in the transaction's
- *       before-completion phase), which fails unless every member that applied the hold confirms:
- *       a fence this member confirmed was confirmed before the removal here, so a commit right
- *       after it comes before the hold ends here (see A4 for what is left).
+ *       before-completion phase), which fails unless every member that applied the hold confirms: a
+ *       fence this member confirmed was confirmed before the removal here, so a commit right after
+ *       it comes before the hold ends here (see A4 for what is left).
  *   <li><b>Joining and rejoining.</b> A member J that joins, or rejoins after a lapse (a split, a
  *       pause, a lost lease), passes through until it is complete at its current epoch e. Once
  *       every member granted its JOIN at e, J installs a rebuild (from then on it keeps a copy for
