@@ -345,9 +345,9 @@ class RebuildFromTransferTest {
     for (int i = 0; i < 6_000; i++) { // three times the expected: growth adds sub-filters
       long k = random.nextLong();
       try (PendingEnter<Long> e = semi.beginEnter(k)) {
+        keys.add(k); // visible at the source before visible(): a rebuild may run at any time
         e.visible();
       }
-      keys.add(k);
     }
     CuckooFilter<Long> snapshot = Objects.requireNonNull(semi.snapshot());
     long missingInCopy = keys.stream().filter(k -> !snapshot.mightContain(k)).count();
