@@ -299,14 +299,12 @@ public final class FilterCore extends FilterCorePadTail {
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    for (int i = ts.length - 1; i > 0; i--) {
-      Table t = ts[i];
-      long base = t.segmentBase(hash);
-      if (t.contains(t.fingerprintOf(hash), base + l1, base + l2)) {
+    for (int i = ts.length - 1; i >= 0; i--) {
+      if (ts[i].containsIn(hash, l1, l2)) {
         return true;
       }
     }
-    return ts[0].contains(fp, l1, l2);
+    return false;
   }
 
   public int count(long hash) {

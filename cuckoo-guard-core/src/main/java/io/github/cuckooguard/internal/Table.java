@@ -298,6 +298,82 @@ public final class Table extends TablePadTail {
     }
   }
 
+  /**
+   * {@link #contains} of {@code hash} in this sub-filter of a grown filter, whose local pair
+   * ({@code l1}, {@code l2}) the caller computed once from the first sub-filter's fingerprint (see
+   * {@link #alt}): the segment, this table's fingerprint, the stamps and the buckets from this one
+   * object, every parameter read once into a local before the first stamp load. Same answers and
+   * the same validation as {@link #contains} (both stamps read before the buckets and re-read after
+   * them, the answer returned only if both were even and unchanged), for buckets of one or two
+   * 64-bit windows (4-slot buckets of up to 32 bits, what growth appends); each window is read from
+   * the two words around it with no branch on where it starts (the spare word at the end makes the
+   * second read safe). Semi-sorted tables and 8-slot buckets of more than 8 bits go the general
+   * way.
+   */
+  boolean containsIn(long hash, int l1, int l2) {
+    final int k = windows;
+    if (semi != null || k > 2) {
+      long base = segmentBase(hash);
+      return contains(fingerprintOf(hash), base + l1, base + l2);
+    }
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final long lo = lows;
+    final long hi = highs;
+    final long wm = windowMask;
+    final long bb = bucketBits;
+    final long base = BucketIndex.segmentBase(hash, segments, localBuckets);
+    final long b1 = base + l1;
+    final long b2 = base + l2;
+    final long rep = BucketIndex.fingerprint(hash, slotMask) * lo;
+    final int s1 = ((int) b1 & sm) + STAMP_PAD;
+    final int s2 = ((int) b2 & sm) + STAMP_PAD;
+    final long p1 = b1 * bb;
+    final long p2 = b2 * bb;
+    final int w1 = (int) (p1 >>> 6);
+    final int w2 = (int) (p2 >>> 6);
+    final int o1 = (int) p1 & 63;
+    final int o2 = (int) p2 & 63;
+    if (k == 1) {
+      for (; ; ) {
+        long v1 = (long) LONGS.getAcquire(st, s1);
+        long v2 = (long) LONGS.getAcquire(st, s2);
+        long x = (((d[w1] >>> o1) | ((d[w1 + 1] << 1) << (63 - o1))) & wm) ^ rep;
+        long y = (((d[w2] >>> o2) | ((d[w2 + 1] << 1) << (63 - o2))) & wm) ^ rep;
+        VarHandle.acquireFence();
+        long u1 = (long) LONGS.getOpaque(st, s1);
+        long u2 = (long) LONGS.getOpaque(st, s2);
+        if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+          return ((((x - lo) & ~x) | ((y - lo) & ~y)) & hi) != 0;
+        }
+        Thread.onSpinWait();
+      }
+    }
+    // Two windows of windowBits each: the second starts windowBits after the first.
+    final long q1 = p1 + windowBits;
+    final long q2 = p2 + windowBits;
+    final int w3 = (int) (q1 >>> 6);
+    final int w4 = (int) (q2 >>> 6);
+    final int o3 = (int) q1 & 63;
+    final int o4 = (int) q2 & 63;
+    for (; ; ) {
+      long v1 = (long) LONGS.getAcquire(st, s1);
+      long v2 = (long) LONGS.getAcquire(st, s2);
+      long x = (((d[w1] >>> o1) | ((d[w1 + 1] << 1) << (63 - o1))) & wm) ^ rep;
+      long y = (((d[w2] >>> o2) | ((d[w2 + 1] << 1) << (63 - o2))) & wm) ^ rep;
+      long z = (((d[w3] >>> o3) | ((d[w3 + 1] << 1) << (63 - o3))) & wm) ^ rep;
+      long t = (((d[w4] >>> o4) | ((d[w4 + 1] << 1) << (63 - o4))) & wm) ^ rep;
+      VarHandle.acquireFence();
+      long u1 = (long) LONGS.getOpaque(st, s1);
+      long u2 = (long) LONGS.getOpaque(st, s2);
+      if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
+        return ((((x - lo) & ~x) | ((y - lo) & ~y) | ((z - lo) & ~z) | ((t - lo) & ~t)) & hi) != 0;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
   private static final long LO16 = 0x0001_0001_0001_0001L;
   private static final long HI16 = LO16 << 15;
   private static final int LO8 = 0x0101_0101;
