@@ -5,17 +5,22 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.IExecutorService;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
 import io.github.cuckooguard.PendingEnter;
 import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import io.github.cuckooguard.spi.ReplicatedGuard;
+import java.io.Serial;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -212,6 +217,35 @@ public class ClusterWriteBenchmark {
   @Threads(4)
   public long enter4Writers() throws InterruptedException {
     return enter();
+  }
+
+  /**
+   * The floor under an enter: a no-op task sent by Hazelcast's executor service (the one the group
+   * uses, {@code cuckoo-guard}) to each of the two other members, in parallel, and both replies
+   * awaited, as a begin is; no guard involved. Only with {@code group=hazelcast-3}.
+   */
+  @Benchmark
+  @Threads(1)
+  public int executorRoundTrip1Writer() throws Exception {
+    if (members.isEmpty()) {
+      return 0;
+    }
+    IExecutorService executor = members.get(0).getExecutorService("cuckoo-guard");
+    Future<Integer> a =
+        executor.submitToMember(new Noop(), members.get(1).getCluster().getLocalMember());
+    Future<Integer> b =
+        executor.submitToMember(new Noop(), members.get(2).getCluster().getLocalMember());
+    return a.get() + b.get();
+  }
+
+  /** The task of {@link #executorRoundTrip1Writer}: Java-serialized, as the group's tasks are. */
+  static final class Noop implements Callable<Integer>, Serializable {
+    @Serial private static final long serialVersionUID = 1L;
+
+    @Override
+    public Integer call() {
+      return 1;
+    }
   }
 
   @Benchmark
