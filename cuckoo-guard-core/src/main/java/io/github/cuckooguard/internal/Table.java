@@ -283,6 +283,28 @@ public final class Table extends TablePadTail {
         Thread.onSpinWait();
       }
     }
+    return oneWindowEach(d, st, s1, s2, w1, o1, w2, o2, wm, rep, lo, hi);
+  }
+
+  /**
+   * The validated read of two buckets of one unaligned window each (word {@code w}, bit offset
+   * {@code o}; the two words around it read with no branch on where it starts), for {@link
+   * #containsHash} and {@link #containsIn}: both stamps read (acquire) before the buckets and
+   * re-read after them, the answer returned only if both were even and unchanged.
+   */
+  private static boolean oneWindowEach(
+      long[] d,
+      long[] st,
+      int s1,
+      int s2,
+      int w1,
+      int o1,
+      int w2,
+      int o2,
+      long wm,
+      long rep,
+      long lo,
+      long hi) {
     for (; ; ) {
       long v1 = (long) LONGS.getAcquire(st, s1);
       long v2 = (long) LONGS.getAcquire(st, s2);
@@ -336,19 +358,7 @@ public final class Table extends TablePadTail {
     final int o1 = (int) p1 & 63;
     final int o2 = (int) p2 & 63;
     if (k == 1) {
-      for (; ; ) {
-        long v1 = (long) LONGS.getAcquire(st, s1);
-        long v2 = (long) LONGS.getAcquire(st, s2);
-        long x = (((d[w1] >>> o1) | ((d[w1 + 1] << 1) << (63 - o1))) & wm) ^ rep;
-        long y = (((d[w2] >>> o2) | ((d[w2 + 1] << 1) << (63 - o2))) & wm) ^ rep;
-        VarHandle.acquireFence();
-        long u1 = (long) LONGS.getOpaque(st, s1);
-        long u2 = (long) LONGS.getOpaque(st, s2);
-        if ((((v1 | v2) & 1) | (u1 ^ v1) | (u2 ^ v2)) == 0) {
-          return ((((x - lo) & ~x) | ((y - lo) & ~y)) & hi) != 0;
-        }
-        Thread.onSpinWait();
-      }
+      return oneWindowEach(d, st, s1, s2, w1, o1, w2, o2, wm, rep, lo, hi);
     }
     // Two windows of windowBits each: the second starts windowBits after the first.
     final long q1 = p1 + windowBits;

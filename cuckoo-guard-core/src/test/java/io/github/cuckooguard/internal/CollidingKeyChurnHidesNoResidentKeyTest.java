@@ -1,13 +1,7 @@
 package io.github.cuckooguard.internal;
 
-import static io.github.cuckooguard.internal.CraftedHashes.alt;
 import static io.github.cuckooguard.internal.CraftedHashes.hash;
 import static io.github.cuckooguard.internal.CraftedHashes.require;
-
-import java.util.List;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
-import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Test;
 
 /**
  * Regression: an add and a remove of a key {@code J} that collides with a resident key {@code K}
@@ -29,51 +23,21 @@ import org.junit.jupiter.api.Test;
  * one scenario; the sequential specification (this class run by one thread) always answers true for
  * K.
  */
-public class CollidingKeyChurnHidesNoResidentKeyTest {
+public class CollidingKeyChurnHidesNoResidentKeyTest extends HidingMoveScenario {
 
-  private static final int BUCKETS = 4;
-  private static final long F = 0x5A;
-  private static final int A = 0;
-  private static final int B = alt(A, F, BUCKETS);
-  private static final long K = hash(A, F, BUCKETS);
-  private static final long J = hash(B, F, BUCKETS);
   private static final long X1 = hash(A, 0x11, BUCKETS);
   private static final long X2 = hash(A, 0x22, BUCKETS);
   private static final long Y = hash(B, 0x33, BUCKETS);
 
-  private final FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
-
   public CollidingKeyChurnHidesNoResidentKeyTest() {
+    super(filled());
+  }
+
+  private static FilterCore filled() {
+    FilterCore core = new FilterCore(8, 2, BUCKETS, 8, 0, 1);
     require(
         core.add(X1) && core.add(X2) && core.add(K) && core.add(Y) && core.remove(X1),
         "fill A and B");
-    require(alt(B, F, BUCKETS) == A, "J's alternate bucket is A");
-  }
-
-  @Operation
-  public boolean containsResident() {
-    return core.contains(K);
-  }
-
-  @Operation
-  public boolean addColliding() {
-    return core.add(J);
-  }
-
-  @Operation
-  public boolean removeColliding() {
-    return core.remove(J);
-  }
-
-  @Test
-  void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() {
-    new ModelCheckingOptions()
-        .iterations(0)
-        .addCustomScenario(
-            CraftedHashes.parallel(
-                getClass(),
-                List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
-        .invocationsPerIteration(1_000)
-        .check(getClass());
+    return core;
   }
 }

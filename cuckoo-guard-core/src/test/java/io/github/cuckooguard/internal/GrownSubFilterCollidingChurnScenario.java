@@ -1,15 +1,6 @@
 package io.github.cuckooguard.internal;
 
-import static io.github.cuckooguard.internal.CraftedHashes.alt;
-import static io.github.cuckooguard.internal.CraftedHashes.hash;
 import static io.github.cuckooguard.internal.CraftedHashes.require;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
-import org.jetbrains.lincheck.datastructures.Operation;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The hiding move of {@link CollidingKeyChurnHidesNoResidentKeyTest}, played in one sub-filter of a
@@ -34,16 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * here (checked by hand: with the stamp check of {@code containsIn} replaced by {@code true}, the
  * model checker reports {@code containsResident} returning false).
  */
-public abstract class GrownSubFilterCollidingChurnScenario {
-
-  private static final int BUCKETS = 4;
-  private static final long F = 0x5A;
-  private static final int A = 0;
-  private static final int B = alt(A, F, BUCKETS);
-  private static final long K = hash(A, F, BUCKETS);
-  private static final long J = hash(B, F, BUCKETS);
-
-  private final FilterCore core;
+public abstract class GrownSubFilterCollidingChurnScenario extends HidingMoveScenario {
 
   /**
    * @param bits the second sub-filter's slot width
@@ -51,6 +33,10 @@ public abstract class GrownSubFilterCollidingChurnScenario {
    *     full; false: in the first, the second empty
    */
   GrownSubFilterCollidingChurnScenario(int bits, boolean inNewest) {
+    super(grown(bits, inNewest));
+  }
+
+  private static FilterCore grown(int bits, boolean inNewest) {
     Table first = new Table(8, 4, BUCKETS, 1, 8, null, 8);
     Table second = new Table(bits, 4, BUCKETS, 1, 8, null, 8);
     Table moving = inNewest ? second : first;
@@ -69,39 +55,11 @@ public abstract class GrownSubFilterCollidingChurnScenario {
     }
     require(moving.delete(0x11, A, B), "one free slot in A");
     require(moving.slotOf(A, F) < 0, "no F in A");
-    require(alt(B, F, BUCKETS) == A, "J's alternate bucket is A");
-    core =
+    require(second.windows == (bits > 16 ? 2 : 1), "the windows the width gives");
+    FilterCore core =
         new FilterCore(
             8, 4, BUCKETS, 8, 1, bits, 1, new Table[] {first, second}, 12, 1, 13, 1 << 20);
-    require(core.subFilters() == 2 && core.contains(K), "a grown filter that holds K");
-    require(second.windows == (bits > 16 ? 2 : 1), "the windows the width gives");
-  }
-
-  @Operation
-  public boolean containsResident() {
-    return core.contains(K);
-  }
-
-  @Operation
-  public boolean addColliding() {
-    return core.add(J);
-  }
-
-  @Operation
-  public boolean removeColliding() {
-    return core.remove(J);
-  }
-
-  @Test
-  @Timeout(value = 120, unit = TimeUnit.SECONDS)
-  void residentKeyStaysVisibleWhileACollidingKeyIsAddedAndRemoved() {
-    new ModelCheckingOptions()
-        .iterations(0)
-        .addCustomScenario(
-            CraftedHashes.parallel(
-                getClass(),
-                List.of(List.of("containsResident"), List.of("addColliding", "removeColliding"))))
-        .invocationsPerIteration(1_000)
-        .check(getClass());
+    require(core.subFilters() == 2, "a grown filter");
+    return core;
   }
 }
