@@ -31,11 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * shadow truth, a complete line is a key whose enter began everywhere).
  *
  * <ul>
- *   <li>The serving peer killed: this JVM joins as the fourth member, in small pieces, and kills
- *       the process serving its dump at its 20th piece (from its piece hook, so the kill lands in
- *       the stream, not before or after it). It must answer "absent" for no key of the truth,
- *       probed continuously while it joins and after, complete its join (from another peer's dump
- *       or its KeySource) within a bound, and the survivors must keep writing.
+ *   <li>The serving peer killed: {@value #SEEDED} keys at the source from the start, then the
+ *       writers' keys; this JVM joins as the fourth member, in small pieces, and kills the process
+ *       serving its dump at its 20th piece (from its piece hook, so the kill lands in the stream,
+ *       not before or after it). It must answer "absent" for no key of the truth, probed
+ *       continuously while it joins and after, complete its join (from another peer's dump or its
+ *       KeySource) within a bound, and the survivors must keep writing.
  *   <li>The joiner killed: a fourth process joins slowly (it sleeps after each piece) and is killed
  *       mid-stream. The serving member must drop the dead joiner's session (each pins a copy of the
  *       filter) once Hazelcast removes it, long before the idle expiry, and the survivors' writes
@@ -50,6 +51,11 @@ class KilledMidDumpStreamTest {
   private static final int PIECE_BYTES = 4 * 1024;
 
   private static final int KILL_AT_PIECE = 20;
+
+  /** Keys at the source before the members start (the first one's bootstrap scan takes them). */
+  private static final int SEEDED = 50_000;
+
+  private static final long SEED_BASE = 1L << 50;
 
   /** Joining bound once the serving peer is gone: Hazelcast's removal plus a fresh JOIN. */
   private static final long JOIN_BOUND_SECONDS = 45;
@@ -83,6 +89,11 @@ class KilledMidDumpStreamTest {
   @Test
   @Timeout(90)
   void servingPeerKilledMidStreamJoinerNeverAnswersAbsentAndCompletes() throws Exception {
+    StringBuilder seed = new StringBuilder();
+    for (long k = 1; k <= SEEDED; k++) { // at the source before any member: p1 scans them
+      seed.append(SEED_BASE + k).append(";\n");
+    }
+    Files.writeString(dir.resolve("keys-seed.txt"), seed);
     startThreeWriters();
     Files.writeString(dir.resolve("go"), "");
     Thread.sleep(2_000); // some keys before the join
@@ -148,7 +159,7 @@ class KilledMidDumpStreamTest {
     prober.start();
 
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(JOIN_BOUND_SECONDS);
-    while (!(killed.get() && joiner.mayAnswerAbsent())) {
+    while (!(killedAt.get() != 0 && joiner.mayAnswerAbsent())) { // leased after the kill
       assertThat(System.nanoTime() - deadline)
           .as("joined within %d s; pieces %s, killed %s", JOIN_BOUND_SECONDS, piecesFrom, killed)
           .isNegative();
