@@ -3,6 +3,7 @@ package io.github.cuckooguard.cluster.hazelcast;
 import io.github.cuckooguard.CuckooFilter;
 import io.github.cuckooguard.DumpChunk;
 import java.util.Arrays;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,13 @@ import org.jspecify.annotations.Nullable;
  * refuses a chunk of another dump. A session that is gone (expired, this member restarted) is
  * refused, never re-snapshotted under the same id.
  *
+ * <p>Why a session does not outlive its joiner: a joiner killed mid-stream sends no CLOSE, and its
+ * session would pin a whole copy of the filter. Each session records the joiner that opened it and
+ * is dropped when Hazelcast removes that member ({@link #joinerGone}); a session idle for {@value
+ * #IDLE_MILLIS} ms (a joiner alive but gone quiet) is dropped by the periodic {@link #dropIdle}.
+ * Neither holds a lock a writer takes: a session is a private copy, so a dead joiner never blocks a
+ * write here (its enters are waited out by its lease, as for any silent member).
+ *
  * <p>Thread-safe: requests of different sessions run concurrently; one joiner asks one request at a
  * time per session.
  */
@@ -30,12 +38,14 @@ final class DumpServer<K> {
   static final long IDLE_MILLIS = 60_000;
 
   private static final class Session<K> {
+    final UUID joiner;
     final CuckooFilter<K> snapshot;
     volatile long lastUsed;
     @Nullable DumpChunk chunk;
     long chunkAt = -1;
 
-    Session(CuckooFilter<K> snapshot, long now) {
+    Session(UUID joiner, CuckooFilter<K> snapshot, long now) {
+      this.joiner = joiner;
       this.snapshot = snapshot;
       this.lastUsed = now;
     }
@@ -63,7 +73,7 @@ final class DumpServer<K> {
     long now = clock.getAsLong();
     switch (task.kind) {
       case OPEN:
-        return open(now);
+        return open(task.from, now);
       case PIECE:
         return piece(task, now);
       case CLOSE:
@@ -74,8 +84,8 @@ final class DumpServer<K> {
     }
   }
 
-  private DumpReply open(long now) {
-    sessions.values().removeIf(s -> now - s.lastUsed > TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
+  private DumpReply open(UUID joiner, long now) {
+    dropIdle(now);
     CuckooFilter<K> snapshot = snapshots.take();
     if (snapshot == null) {
       return DumpReply.refused(
@@ -83,7 +93,7 @@ final class DumpServer<K> {
               + " complete), so its filter may lack a present key");
     }
     long id = ThreadLocalRandom.current().nextLong();
-    Session<K> session = new Session<>(snapshot, now);
+    Session<K> session = new Session<>(joiner, snapshot, now);
     while (sessions.putIfAbsent(id, session) != null) {
       id = ThreadLocalRandom.current().nextLong();
     }
@@ -115,6 +125,21 @@ final class DumpServer<K> {
     piecesServed.incrementAndGet();
     return new DumpReply(
         null, task.session, chunk.cursor(), data.length, from, Arrays.copyOfRange(data, from, to));
+  }
+
+  /** Drops the sessions unused for {@value #IDLE_MILLIS} ms at {@code now}. */
+  void dropIdle(long now) {
+    sessions.values().removeIf(s -> now - s.lastUsed > TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS));
+  }
+
+  /** Drops the sessions {@code joiner} opened: Hazelcast removed it, it will not close them. */
+  void joinerGone(UUID joiner) {
+    sessions.values().removeIf(s -> s.joiner.equals(joiner));
+  }
+
+  /** Sessions open now (each pins a snapshot). */
+  int openSessions() {
+    return sessions.size();
   }
 
   /** Sessions opened (snapshots taken for joiners). */

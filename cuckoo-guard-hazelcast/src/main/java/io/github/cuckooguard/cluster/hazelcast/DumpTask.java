@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import java.io.Serial;
 import java.io.Serializable;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 
@@ -25,6 +26,13 @@ final class DumpTask implements Callable<DumpReply>, Serializable, HazelcastInst
   }
 
   final String group;
+
+  /**
+   * The asking (joining) member: its sessions are dropped when Hazelcast removes it (a joiner
+   * killed mid-stream sends no CLOSE).
+   */
+  final UUID from;
+
   final Kind kind;
   final long session;
   final long cursor;
@@ -33,8 +41,10 @@ final class DumpTask implements Callable<DumpReply>, Serializable, HazelcastInst
 
   private transient @Nullable HazelcastInstance instance;
 
-  DumpTask(String group, Kind kind, long session, long cursor, int offset, int maxBytes) {
+  DumpTask(
+      String group, UUID from, Kind kind, long session, long cursor, int offset, int maxBytes) {
     this.group = group;
+    this.from = from;
     this.kind = kind;
     this.session = session;
     this.cursor = cursor;
@@ -59,6 +69,17 @@ final class DumpTask implements Callable<DumpReply>, Serializable, HazelcastInst
 
   @Override
   public String toString() {
-    return kind + "[" + group + ", session " + session + ", cursor " + cursor + "+" + offset + "]";
+    return kind
+        + "["
+        + group
+        + " from "
+        + from
+        + ", session "
+        + session
+        + ", cursor "
+        + cursor
+        + "+"
+        + offset
+        + "]";
   }
 }

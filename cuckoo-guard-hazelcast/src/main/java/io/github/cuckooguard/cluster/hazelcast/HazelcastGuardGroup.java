@@ -271,6 +271,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private final boolean peerDump;
   private final int dumpPieceBytes;
+  private final PeerDumpJoin.PieceListener dumpPieceListener;
   private final AtomicLong peerDumpsLoaded = new AtomicLong();
 
   private HazelcastGuardGroup(Builder<K> b) {
@@ -297,6 +298,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.dumps = new DumpServer<>(this::snapshotForPeer, clock);
     this.peerDump = b.peerDump;
     this.dumpPieceBytes = b.dumpPieceBytes;
+    this.dumpPieceListener = b.dumpPieceListener;
     this.minimumMembers = b.minimumMembers;
     if (registry(hazelcast).putIfAbsent(name, this) != null) {
       throw new IllegalStateException(
@@ -330,6 +332,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
             });
     long every = Math.max(1, leaseNanos / 3);
     renewer.scheduleWithFixedDelay(this::renewSafely, 0, every, TimeUnit.NANOSECONDS);
+    long sweep = TimeUnit.MILLISECONDS.toNanos(DumpServer.IDLE_MILLIS / 4);
+    renewer.scheduleWithFixedDelay(
+        () -> dumps.dropIdle(clock.getAsLong()), sweep, sweep, TimeUnit.NANOSECONDS);
   }
 
   /**
@@ -907,6 +912,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
 
   private void memberGone(UUID member) {
     removedMembers.add(member); // first: from now on its rounds, writes and fences are refused
+    dumps.joinerGone(member); // a joiner killed mid-stream: its snapshots go with it
     Peer peer = peers.get(member);
     if (peer != null) {
       synchronized (peer) {
@@ -1237,12 +1243,14 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
             : local.rebuildFrom(
                 new PeerDumpJoin<K>(
                     name,
+                    self,
                     executor,
                     () -> List.copyOf(otherMembers().values()),
                     dumpPieceBytes,
                     DUMP_REQUEST_TIMEOUT_NANOS,
                     2 * leaseNanos,
-                    peerDumpsLoaded::incrementAndGet)))
+                    peerDumpsLoaded::incrementAndGet,
+                    dumpPieceListener)))
         .whenComplete(
             (ok, failure) -> {
               receiverLock.writeLock().lock();
@@ -1410,6 +1418,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private boolean peerDump = true;
     private boolean peerDumpSet;
     private int dumpPieceBytes = DEFAULT_DUMP_PIECE_BYTES;
+    private PeerDumpJoin.PieceListener dumpPieceListener = PeerDumpJoin.PieceListener.NONE;
 
     private Builder(HazelcastInstance hazelcast, CuckooGuard<K> guard) {
       this.hazelcast = hazelcast;
@@ -1497,6 +1506,12 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
         throw new IllegalArgumentException("dumpPieceBytes (" + bytes + ") must be positive");
       }
       this.dumpPieceBytes = bytes;
+      return this;
+    }
+
+    /** Test hook: told of every dump piece this member receives when it joins from a peer. */
+    Builder<K> dumpPieceListener(PeerDumpJoin.PieceListener listener) {
+      this.dumpPieceListener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

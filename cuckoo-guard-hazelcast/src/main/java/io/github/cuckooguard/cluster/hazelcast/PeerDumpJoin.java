@@ -10,6 +10,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -40,33 +41,52 @@ final class PeerDumpJoin<K> implements FilterTransfer<K> {
   private static final Logger LOGGER = System.getLogger(PeerDumpJoin.class.getName());
 
   private final String group;
+  private final UUID self;
   private final IExecutorService executor;
   private final Supplier<List<Member>> peers;
   private final int pieceBytes;
   private final long requestTimeoutNanos;
   private final long retryNanos;
   private final Runnable loaded;
+  private final PieceListener pieceListener;
+
+  /** Test hook: told of every piece received, on the joining thread, before it asks the next. */
+  @FunctionalInterface
+  interface PieceListener {
+    PieceListener NONE = (peer, pieces) -> {};
+
+    /**
+     * @param peer the member serving the stream
+     * @param pieces pieces received from it in this stream so far, this one included
+     */
+    void received(Member peer, int pieces) throws InterruptedException;
+  }
 
   /**
    * @param peers the members to ask, in order, read when the transfer runs
    * @param retryNanos how long to keep asking while every peer refuses
    * @param loaded called when a peer's dump was loaded
+   * @param pieceListener test hook, {@link PieceListener#NONE} but in tests
    */
   PeerDumpJoin(
       String group,
+      UUID self,
       IExecutorService executor,
       Supplier<List<Member>> peers,
       int pieceBytes,
       long requestTimeoutNanos,
       long retryNanos,
-      Runnable loaded) {
+      Runnable loaded,
+      PieceListener pieceListener) {
     this.group = group;
+    this.self = self;
     this.executor = executor;
     this.peers = peers;
     this.pieceBytes = pieceBytes;
     this.requestTimeoutNanos = requestTimeoutNanos;
     this.retryNanos = retryNanos;
     this.loaded = loaded;
+    this.pieceListener = pieceListener;
   }
 
   /** A peer answered that it may not serve a snapshot now (no fresh lease, filter incomplete). */
@@ -121,13 +141,15 @@ final class PeerDumpJoin<K> implements FilterTransfer<K> {
   /** The snapshot of {@code peer}, all its chunks into {@code loader} (one session, one dump). */
   private CuckooFilter<K> stream(Member peer, ChunkLoader<CuckooFilter<K>> loader)
       throws Exception {
-    DumpReply header = ask(peer, new DumpTask(group, DumpTask.Kind.OPEN, 0, 0, 0, 0));
+    DumpReply header = ask(peer, new DumpTask(group, self, DumpTask.Kind.OPEN, 0, 0, 0, 0));
     long session = header.session;
     try {
       loader.loadChunk(header.nextCursor, header.bytes);
       long cursor = header.nextCursor;
+      int pieces = 0;
       while (true) {
         DumpReply first = ask(peer, piece(session, cursor, 0));
+        pieceListener.received(peer, ++pieces);
         if (first.isEnd()) {
           return loader.complete();
         }
@@ -135,6 +157,7 @@ final class PeerDumpJoin<K> implements FilterTransfer<K> {
         int filled = copy(first, chunk, 0);
         while (filled < chunk.length) {
           DumpReply next = ask(peer, piece(session, cursor, filled));
+          pieceListener.received(peer, ++pieces);
           if (next.nextCursor != first.nextCursor || next.chunkLength != first.chunkLength) {
             throw new IOException("the pieces of the chunk at cursor " + cursor + " disagree");
           }
@@ -145,7 +168,8 @@ final class PeerDumpJoin<K> implements FilterTransfer<K> {
       }
     } finally {
       try {
-        executor.submitToMember(new DumpTask(group, DumpTask.Kind.CLOSE, session, 0, 0, 0), peer);
+        executor.submitToMember(
+            new DumpTask(group, self, DumpTask.Kind.CLOSE, session, 0, 0, 0), peer);
       } catch (RuntimeException e) {
         // the peer is gone; its session expires with it
       }
@@ -153,7 +177,7 @@ final class PeerDumpJoin<K> implements FilterTransfer<K> {
   }
 
   private DumpTask piece(long session, long cursor, int offset) {
-    return new DumpTask(group, DumpTask.Kind.PIECE, session, cursor, offset, pieceBytes);
+    return new DumpTask(group, self, DumpTask.Kind.PIECE, session, cursor, offset, pieceBytes);
   }
 
   private static int copy(DumpReply piece, byte[] chunk, int filled) throws IOException {

@@ -85,7 +85,11 @@
  *       which is taken under its guard's write lock (between whole begins and ends). P streams the
  *       {@code scanDump} chunks of that one copy, in pieces of at most 1 MiB per executor task; J
  *       loads one copy's chunks into one loader (each chunk carries its copy's dump id, so chunks
- *       of two copies are refused), adds the copies its rebuild kept and swaps the result in.
+ *       of two copies are refused), adds the copies its rebuild kept and swaps the result in. If P
+ *       dies mid-stream, J asks the next member with a new loader (a loader yields no filter until
+ *       every chunk of one copy passed its checks), else scans its KeySource; J passes through
+ *       meanwhile. If J dies mid-stream, P drops J's session (its copy) when Hazelcast removes J,
+ *       or after a minute idle; the session holds no lock a writer takes.
  *       <p>Why J, complete, answers "absent" for no present key k. Take the incarnation of k that
  *       is present. (a) If it became visible before P took the copy, it was visible then, and P,
  *       complete and leased at that instant, held it: a key made visible without P's

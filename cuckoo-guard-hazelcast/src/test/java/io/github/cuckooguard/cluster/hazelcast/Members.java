@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * Embedded members in this JVM on 127.0.0.1: TCP-IP join on a random port range (other test runs
@@ -112,6 +113,16 @@ final class Members implements AutoCloseable {
   /** The same, joining from a peer's dump or not. */
   static HazelcastGuardGroup<Long> group(
       HazelcastInstance member, KeySource<Long> source, Duration lease, boolean peerDump) {
+    return group(member, source, lease, peerDump, b -> b);
+  }
+
+  /** The same, with test hooks set on the group's builder by {@code hooks}. */
+  static HazelcastGuardGroup<Long> group(
+      HazelcastInstance member,
+      KeySource<Long> source,
+      Duration lease,
+      boolean peerDump,
+      UnaryOperator<HazelcastGuardGroup.Builder<Long>> hooks) {
     CuckooGuard<Long> guard =
         CuckooGuard.newBuilder(Funnels.longFunnel())
             .name("ids")
@@ -119,7 +130,9 @@ final class Members implements AutoCloseable {
             .fpp(0.001)
             .keySource(source)
             .build();
-    return HazelcastGuardGroup.newBuilder(member, guard).lease(lease).peerDump(peerDump).join();
+    return hooks
+        .apply(HazelcastGuardGroup.newBuilder(member, guard).lease(lease).peerDump(peerDump))
+        .join();
   }
 
   static void awaitLeased(Duration within, HazelcastGuardGroup<?>... groups)

@@ -25,7 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Its writer writes while the file {@code go} exists and {@code stop} does not; its checker asks
  * its own guard for every present key, again and again, and counts the false negatives. Arguments:
  * cluster name, base port, source directory, member name, and the milliseconds its key source
- * sleeps before a scan (a slow bootstrap; it touches {@code scanning-NAME} first).
+ * sleeps before a scan (a slow bootstrap; it touches {@code scanning-NAME} first); optionally then,
+ * for a slow joiner that does not write ({@link KilledMidDumpStreamTest}): the bytes per dump piece
+ * it asks for, and the milliseconds it sleeps after each piece it receives (it touches {@code
+ * streaming-NAME} at its first piece).
  */
 public final class WritingMember {
 
@@ -57,6 +60,9 @@ public final class WritingMember {
     Path dir = Path.of(args[2]);
     String name = args[3];
     long scanDelayMillis = Long.parseLong(args[4]);
+    int pieceBytes = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+    long pieceSleepMillis = args.length > 6 ? Long.parseLong(args[6]) : 0;
+    boolean slowJoiner = pieceBytes > 0;
     long keyBase = (name.hashCode() & 0xffffL) << 40;
     Path own = dir.resolve("keys-" + name + ".txt");
     HazelcastInstance member = Hazelcast.newHazelcastInstance(Members.config(cluster, basePort));
@@ -73,7 +79,22 @@ public final class WritingMember {
               presentKeys(dir).forEach(action);
             },
             Members.LEASE,
-            scanDelayMillis == 0);
+            scanDelayMillis == 0,
+            b ->
+                !slowJoiner
+                    ? b
+                    : b.dumpPieceBytes(pieceBytes)
+                        .dumpPieceListener(
+                            (peer, pieces) -> {
+                              if (pieces == 1) {
+                                try {
+                                  Files.writeString(dir.resolve("streaming-" + name), "");
+                                } catch (IOException e) {
+                                  throw new java.io.UncheckedIOException(e);
+                                }
+                              }
+                              Thread.sleep(pieceSleepMillis);
+                            }));
     Thread checker =
         new Thread(
             () -> {
@@ -102,7 +123,7 @@ public final class WritingMember {
               long n = 0;
               try {
                 while (!Files.exists(dir.resolve("stop"))) {
-                  if (!Files.exists(dir.resolve("go"))) {
+                  if (slowJoiner || !Files.exists(dir.resolve("go"))) {
                     Thread.sleep(5);
                     continue;
                   }
@@ -130,6 +151,24 @@ public final class WritingMember {
     System.out.println("STARTED " + name);
     Thread.sleep(TimeUnit.MINUTES.toMillis(5)); // stops by itself if the test forgot it
     System.exit(3);
+  }
+
+  /** The dump sessions open on the member it runs on (-1 if no guard): each pins a snapshot. */
+  static final class OpenDumpSessions
+      implements Callable<Integer>, Serializable, com.hazelcast.core.HazelcastInstanceAware {
+    private static final long serialVersionUID = 1L;
+    private transient HazelcastInstance instance;
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance instance) {
+      this.instance = instance;
+    }
+
+    @Override
+    public Integer call() {
+      HazelcastGuardGroup<?> group = HazelcastGuardGroup.registered(instance, "ids");
+      return group == null ? -1 : group.dumps().openSessions();
+    }
   }
 
   /**
