@@ -315,28 +315,16 @@ class KilledMidDumpStreamTest {
 
   private void launch(String name, long scanDelayMillis, int pieceBytes, long pieceSleepMillis)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(SeparateProcessTest.JVM_FLAGS);
-    command.addAll(
-        List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            WritingMember.class.getName(),
+    processes.put(
+        name,
+        WritingMember.launch(
+            dir,
             cluster,
-            Integer.toString(basePort),
-            dir.toString(),
+            basePort,
             name,
             Long.toString(scanDelayMillis),
             Integer.toString(pieceBytes),
             Long.toString(pieceSleepMillis)));
-    processes.put(
-        name,
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve(name + ".log").toFile())
-            .start());
   }
 
   private void awaitMembers(int count, long seconds) throws InterruptedException {
@@ -393,12 +381,6 @@ class KilledMidDumpStreamTest {
   }
 
   private void kill9(String name) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", "-9", Long.toString(processes.get(name).pid()))
-            .inheritIO()
-            .start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(kill.exitValue()).isZero();
-    assertThat(processes.get(name).waitFor(10, TimeUnit.SECONDS)).isTrue();
+    WritingMember.kill9(processes.get(name));
   }
 }

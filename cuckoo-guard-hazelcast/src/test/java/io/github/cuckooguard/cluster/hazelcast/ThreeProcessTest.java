@@ -50,26 +50,8 @@ class ThreeProcessTest {
   }
 
   private void launch(String name, long scanDelayMillis) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(SeparateProcessTest.JVM_FLAGS);
-    command.addAll(
-        List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            WritingMember.class.getName(),
-            cluster,
-            Integer.toString(basePort),
-            dir.toString(),
-            name,
-            Long.toString(scanDelayMillis)));
     processes.put(
-        name,
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve(name + ".log").toFile())
-            .start());
+        name, WritingMember.launch(dir, cluster, basePort, name, Long.toString(scanDelayMillis)));
   }
 
   private void awaitMembers(int count, long seconds) throws InterruptedException {
@@ -111,13 +93,7 @@ class ThreeProcessTest {
   }
 
   private void kill9(String name) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", "-9", Long.toString(processes.get(name).pid()))
-            .inheritIO()
-            .start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(kill.exitValue()).isZero();
-    assertThat(processes.get(name).waitFor(10, TimeUnit.SECONDS)).isTrue();
+    WritingMember.kill9(processes.get(name));
   }
 
   private Member newMember(List<Member> known) {
