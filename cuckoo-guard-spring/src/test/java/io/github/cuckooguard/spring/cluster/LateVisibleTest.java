@@ -111,4 +111,70 @@ class LateVisibleTest {
       }
     }
   }
+
+  /**
+   * The committing thread is interrupted before the commit's completion callbacks run (a caller's
+   * timeout): the late enter still reaches B, so B finds the committed row, and the thread's
+   * interrupt status is kept. Fails when the late enter gives up on the interrupt: it is then
+   * aborted on both instances, only A marks itself stale, and B, holding its lease, answers
+   * "absent" for the committed row.
+   */
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  @SuppressWarnings("unchecked")
+  void aLateEnterIsNotGivenUpWhenTheCommittingThreadIsInterrupted() throws Exception {
+    String url = H2.newUrl();
+    try (ClusterMembers cluster = new ClusterMembers()) {
+      AnnotationConfigApplicationContext a =
+          cluster.context(url, cluster.member(), ClusterConfigs.Clustered.class);
+      AnnotationConfigApplicationContext b =
+          cluster.context(url, cluster.member(), ClusterConfigs.Clustered.class);
+      ClusterUserRepository onA = a.getBean(ClusterUserRepository.class);
+      ClusterUserRepository onB = b.getBean(ClusterUserRepository.class);
+      CallCounter bodiesOnB = b.getBean(CallCounter.class);
+      CuckooGuard<Object> guardA = a.getBean("members", CuckooGuard.class);
+      CuckooGuard<Object> guardB = b.getBean("members", CuckooGuard.class);
+      TransactionTemplate tx = a.getBean(TransactionTemplate.class);
+      Await.until(
+          "B's guard answers absent",
+          () -> {
+            int before = bodiesOnB.finds();
+            onB.findById(-42L);
+            return bodiesOnB.finds() == before;
+          });
+      int falseNegatives = 0;
+      int keys = 0;
+      for (long id = 5_000; keys < 10; id++) {
+        if (guardA.mightContain(id) || guardB.mightContain(id)) {
+          continue;
+        }
+        keys++;
+        long key = id;
+        tx.executeWithoutResult(
+            status ->
+                TransactionSynchronizationManager.registerSynchronization(
+                    new TransactionSynchronization() {
+                      @Override
+                      public void beforeCommit(boolean readOnly) {
+                        onA.insert(new User(key, "late"));
+                      }
+
+                      @Override
+                      public void afterCommit() {
+                        Thread.currentThread().interrupt();
+                      }
+                    }));
+        assertThat(Thread.interrupted()).as("the interrupt status was kept").isTrue();
+        assertThat(onA.rowExists(key)).isTrue();
+        if (onB.findById(key) == null) {
+          falseNegatives++;
+        }
+      }
+      System.out.printf(
+          "LateVisibleTest: %d late adds with the committing thread interrupted, %d false"
+              + " negatives on B%n",
+          keys, falseNegatives);
+      assertThat(falseNegatives).as("B's finds of committed rows").isZero();
+    }
+  }
 }
