@@ -4,6 +4,7 @@ import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnel;
 import io.github.cuckooguard.GuardSpec;
 import io.github.cuckooguard.jcache.internal.CacheGuard;
+import io.github.cuckooguard.jcache.internal.GroupSettings;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
@@ -24,7 +25,11 @@ import org.jspecify.annotations.Nullable;
  * properties), each checked by {@link GuardSpec#parse}, then merged setting by setting.
  */
 record CacheSettings(
-    GuardSpec spec, Funnel<Object> funnel, boolean cluster, @Nullable Duration clusterLease) {
+    GuardSpec spec,
+    Funnel<Object> funnel,
+    boolean cluster,
+    @Nullable Duration clusterLease,
+    int clusterMinimumMembers) {
 
   private static final Logger LOGGER = System.getLogger(CacheSettings.class.getName());
 
@@ -36,7 +41,8 @@ record CacheSettings(
           GuardSettings.EXPECTED_ENTRIES,
           "delegate",
           GuardSettings.CLUSTER,
-          GuardSettings.CLUSTER_LEASE);
+          GuardSettings.CLUSTER_LEASE,
+          GuardSettings.CLUSTER_MINIMUM_MEMBERS);
 
   /** One layer: the settings found under one prefix in one set of properties. */
   private record Layer(String prefix, String source, Map<String, String> settings) {}
@@ -73,7 +79,8 @@ record CacheSettings(
           continue;
         }
         if (canonical.equals(canonical(GuardSettings.CLUSTER))
-            || canonical.equals(canonical(GuardSettings.CLUSTER_LEASE))) {
+            || canonical.equals(canonical(GuardSettings.CLUSTER_LEASE))
+            || canonical.equals(canonical(GuardSettings.CLUSTER_MINIMUM_MEMBERS))) {
           adapter.putIfAbsent(canonical, new String[] {e.getValue(), e.getKey(), layer.source()});
           continue;
         }
@@ -95,7 +102,40 @@ record CacheSettings(
             ? ObjectFunnel.INSTANCE
             : loadFunnel(funnelName, funnel, classLoader),
         cluster(adapter.get(canonical(GuardSettings.CLUSTER))),
-        lease(adapter.get(canonical(GuardSettings.CLUSTER_LEASE))));
+        lease(adapter.get(canonical(GuardSettings.CLUSTER_LEASE))),
+        minimumMembers(adapter.get(canonical(GuardSettings.CLUSTER_MINIMUM_MEMBERS))));
+  }
+
+  /** The group settings for {@link GuardedCache#wrapExisting}, or null without a group. */
+  @Nullable GroupSettings group() {
+    return cluster ? new GroupSettings(clusterLease, clusterMinimumMembers) : null;
+  }
+
+  private static int minimumMembers(String @Nullable [] setting) {
+    if (setting == null) {
+      return GuardSettings.DEFAULT_CLUSTER_MINIMUM_MEMBERS;
+    }
+    int members;
+    try {
+      members = Integer.parseInt(setting[0].trim());
+    } catch (NumberFormatException e) {
+      members = -1;
+    }
+    if (members < GuardSettings.MIN_CLUSTER_MINIMUM_MEMBERS
+        || members > GuardSettings.MAX_CLUSTER_MINIMUM_MEMBERS) {
+      throw new IllegalArgumentException(
+          setting[1]
+              + " ("
+              + setting[2]
+              + ") must be a whole number of members in ["
+              + GuardSettings.MIN_CLUSTER_MINIMUM_MEMBERS
+              + ", "
+              + GuardSettings.MAX_CLUSTER_MINIMUM_MEMBERS
+              + "] (a majority of the cluster), not '"
+              + setting[0]
+              + "'");
+    }
+    return members;
   }
 
   private static boolean cluster(String @Nullable [] setting) {

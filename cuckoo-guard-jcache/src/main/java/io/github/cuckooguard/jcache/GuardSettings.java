@@ -94,5 +94,27 @@ public final class GuardSettings {
    */
   public static final String CLUSTER_LEASE = "cluster-lease";
 
+  /**
+   * Setting: the fewest members (this one included) a member of a cache's guard group must see in
+   * its Hazelcast cluster to answer "definitely absent" or to write (a whole number in [{@value
+   * #MIN_CLUSTER_MINIMUM_MEMBERS}, {@value #MAX_CLUSTER_MINIMUM_MEMBERS}]; default {@value
+   * #DEFAULT_CLUSTER_MINIMUM_MEMBERS}: no split-brain protection); {@code
+   * HazelcastGuardGroup.Builder.minimumMembers}. Set it to a majority of the cluster (2 of 3, 3 of
+   * 5): a member that sees fewer (the minority side of a split, or alone after a pause longer than
+   * Hazelcast's failure detection) then passes through, and a write through its guarded cache
+   * throws {@link javax.cache.CacheException} without changing the cache. The price: while fewer
+   * members are up, no member writes. Every member should have the same value.
+   */
+  public static final String CLUSTER_MINIMUM_MEMBERS = "cluster-minimum-members";
+
+  /** Default of {@link #CLUSTER_MINIMUM_MEMBERS}. */
+  public static final int DEFAULT_CLUSTER_MINIMUM_MEMBERS = 1;
+
+  /** Smallest accepted value of {@link #CLUSTER_MINIMUM_MEMBERS}. */
+  public static final int MIN_CLUSTER_MINIMUM_MEMBERS = 1;
+
+  /** Largest accepted value of {@link #CLUSTER_MINIMUM_MEMBERS} (the cluster module's bound). */
+  public static final int MAX_CLUSTER_MINIMUM_MEMBERS = 1000;
+
   private GuardSettings() {}
 }

@@ -8,6 +8,7 @@ import io.github.cuckooguard.GuardStats;
 import io.github.cuckooguard.jcache.internal.CacheContext;
 import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.DelegateProviders;
+import io.github.cuckooguard.jcache.internal.GroupSettings;
 import io.github.cuckooguard.jcache.internal.Groups;
 import io.github.cuckooguard.jcache.internal.GuardListener;
 import io.github.cuckooguard.jcache.internal.HidingConfiguration;
@@ -407,23 +408,22 @@ public final class GuardedCache<K, V> implements Cache<K, V> {
    */
   static <K, V> GuardedCache<K, V> wrapExisting(
       Cache<K, V> cache, CacheGuard<K> guard, @Nullable GuardedCacheManager manager) {
-    return wrapExisting(cache, guard, manager, false, null);
+    return wrapExisting(cache, guard, manager, null);
   }
 
   /**
-   * As {@link #wrapExisting(Cache, CacheGuard, GuardedCacheManager)}; with {@code group}, a cache
-   * of a Hazelcast member joins the guard group of its cache on the cluster instead of registering
-   * a listener ({@link Groups}).
+   * As {@link #wrapExisting(Cache, CacheGuard, GuardedCacheManager)}; with {@code group} non-null,
+   * a cache of a Hazelcast member joins the guard group of its cache on the cluster, with those
+   * settings, instead of registering a listener ({@link Groups}).
    */
   static <K, V> GuardedCache<K, V> wrapExisting(
       Cache<K, V> cache,
       CacheGuard<K> guard,
       @Nullable GuardedCacheManager manager,
-      boolean group,
-      java.time.@Nullable Duration lease) {
+      @Nullable GroupSettings group) {
     boolean hazelcast = NativeKeys.isHazelcast(cache);
     attach(cache, guard);
-    if (group && !cache.isClosed() && Groups.join(cache, guard, lease)) {
+    if (group != null && !cache.isClosed() && Groups.join(cache, guard, group)) {
       // Every member's writes through its guarded cache reach this guard as the group's messages,
       // before they are visible; no listener, so no event adds a second copy of a key and no write
       // of the application waits on the guard. The group's join rebuilds from the cache's keys

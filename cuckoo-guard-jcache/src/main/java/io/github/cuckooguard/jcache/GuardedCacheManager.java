@@ -119,8 +119,7 @@ public final class GuardedCacheManager implements CacheManager {
       GuardedCache.attach(cache, guard);
       return new GuardedCache<>(cache, guard, this);
     }
-    return GuardedCache.wrapExisting(
-        cache, guard, this, settings.cluster(), settings.clusterLease());
+    return GuardedCache.wrapExisting(cache, guard, this, settings.group());
   }
 
   /**
@@ -165,8 +164,7 @@ public final class GuardedCacheManager implements CacheManager {
               }
               CacheSettings settings = CacheSettings.resolve(name, properties, getClassLoader());
               CacheGuard<K> guard = settings.newGuard(name, eventsBeforeReturn);
-              return GuardedCache.wrapExisting(
-                  cache, guard, this, settings.cluster(), settings.clusterLease());
+              return GuardedCache.wrapExisting(cache, guard, this, settings.group());
             });
   }
 

@@ -49,9 +49,9 @@ public class CuckooGuardAutoConfiguration {
   }
 
   /**
-   * {@code cuckooguard.cluster.enabled}, {@code hazelcast-bean} and {@code lease-millis} for the
-   * guards of the context; each one that is set wins over the attribute of an application's own
-   * {@code @EnableCuckooGuard}.
+   * {@code cuckooguard.cluster.enabled}, {@code hazelcast-bean}, {@code lease-millis} and {@code
+   * minimum-members} for the guards of the context; each one that is set wins over the attribute of
+   * an application's own {@code @EnableCuckooGuard}.
    */
   @Bean
   @ConditionalOnMissingBean(GuardClusterSettings.class)

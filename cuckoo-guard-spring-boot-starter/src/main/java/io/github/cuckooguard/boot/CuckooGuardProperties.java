@@ -118,9 +118,10 @@ public class CuckooGuardProperties {
    *
    * <p><b>The guards of the context</b> (guard beans and {@code @CuckooGuarded(name = …)}, in
    * groups {@code spring:<name>}): {@link #getEnabled() enabled}, {@link #getHazelcastBean()
-   * hazelcast-bean} and {@link #getLeaseMillis() lease-millis}. Each one that is set replaces the
-   * matching attribute of an {@code @EnableCuckooGuard} the application declares itself ({@code
-   * cluster}, {@code hazelcastInstance}, {@code clusterLeaseMillis}), as {@code
+   * hazelcast-bean}, {@link #getLeaseMillis() lease-millis} and {@link #getMinimumMembers()
+   * minimum-members}. Each one that is set replaces the matching attribute of an
+   * {@code @EnableCuckooGuard} the application declares itself ({@code cluster}, {@code
+   * hazelcastInstance}, {@code clusterLeaseMillis}, {@code clusterMinimumMembers}), as {@code
    * cuckooguard.guards.*} replaces {@code @CuckooGuarded}'s settings; unset, the annotation's
    * attribute (or its default) applies.
    *
@@ -166,6 +167,16 @@ public class CuckooGuardProperties {
      * most about half a lease plus one lease for a member that does not answer.
      */
     private @Nullable Long leaseMillis;
+
+    /**
+     * The fewest members (this one included) a member must see in its Hazelcast cluster to answer
+     * "absent" or to write, in [1, 1000], the same on every application instance; for the groups of
+     * the guards of the context and for those of the entity guards. Unset: 1, no split-brain
+     * protection. Set it to a majority of the cluster (2 of 3, 3 of 5): an instance that sees fewer
+     * (the minority side of a split, or alone after a long pause) then passes through and its
+     * guarded writes fail before they are made; while fewer instances are up, none writes.
+     */
+    private @Nullable Integer minimumMembers;
 
     /**
      * How long a writer of an entity guard waits for a member's acknowledgement, in milliseconds;
@@ -217,6 +228,16 @@ public class CuckooGuardProperties {
     /** Sets {@link #getLeaseMillis()}. */
     public void setLeaseMillis(@Nullable Long leaseMillis) {
       this.leaseMillis = leaseMillis;
+    }
+
+    /** The minimum members, or null for the default (1). */
+    public @Nullable Integer getMinimumMembers() {
+      return minimumMembers;
+    }
+
+    /** Sets {@link #getMinimumMembers()}. */
+    public void setMinimumMembers(@Nullable Integer minimumMembers) {
+      this.minimumMembers = minimumMembers;
     }
 
     /** The acknowledgement timeout in milliseconds, or null for the default. */

@@ -4,10 +4,10 @@ import io.github.cuckooguard.spring.internal.GuardClusterSettings;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code cuckooguard.cluster.enabled}, {@code hazelcast-bean} and {@code lease-millis}, handed to
- * the spring adapter, whose guards of the context then cluster by them rather than by the
- * attributes of {@code @EnableCuckooGuard} (each one that is set wins). The lease is checked when
- * this bean is created. Immutable and thread-safe.
+ * {@code cuckooguard.cluster.enabled}, {@code hazelcast-bean}, {@code lease-millis} and {@code
+ * minimum-members}, handed to the spring adapter, whose guards of the context then cluster by them
+ * rather than by the attributes of {@code @EnableCuckooGuard} (each one that is set wins). The
+ * lease and the minimum members are checked when this bean is created. Immutable and thread-safe.
  */
 final class EnvironmentClusterSettings implements GuardClusterSettings {
 
@@ -15,6 +15,13 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
   static final String ENABLED = PREFIX + "enabled";
   static final String HAZELCAST_BEAN = PREFIX + "hazelcast-bean";
   static final String LEASE_MILLIS = PREFIX + "lease-millis";
+  static final String MINIMUM_MEMBERS = PREFIX + "minimum-members";
+
+  /** The smallest minimum members the cluster module accepts. */
+  static final int MIN_MINIMUM_MEMBERS = 1;
+
+  /** The largest minimum members the cluster module accepts. */
+  static final int MAX_MINIMUM_MEMBERS = 1000;
 
   /** The smallest lease the cluster module accepts. */
   static final long MIN_LEASE_MILLIS = 30;
@@ -22,6 +29,7 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
   private final @Nullable Boolean enabled;
   private final @Nullable String hazelcastBean;
   private final @Nullable Long leaseMillis;
+  private final @Nullable Integer minimumMembers;
 
   EnvironmentClusterSettings(CuckooGuardProperties.Cluster cluster) {
     this.enabled = cluster.getEnabled();
@@ -32,6 +40,7 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
     }
     this.hazelcastBean = bean;
     this.leaseMillis = checkedLease(cluster.getLeaseMillis());
+    this.minimumMembers = checkedMinimumMembers(cluster.getMinimumMembers());
     if (Boolean.FALSE.equals(enabled) && cluster.getInstance() != null) {
       throw contradiction(PREFIX + "instance=" + cluster.getInstance());
     }
@@ -59,6 +68,26 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
     return lease;
   }
 
+  /**
+   * {@code members}, if in range.
+   *
+   * @throws CuckooGuardPropertyException naming the property, the value and the range
+   */
+  static @Nullable Integer checkedMinimumMembers(@Nullable Integer members) {
+    if (members != null && (members < MIN_MINIMUM_MEMBERS || members > MAX_MINIMUM_MEMBERS)) {
+      throw new CuckooGuardPropertyException(
+          MINIMUM_MEMBERS
+              + "="
+              + members
+              + " is out of range: the minimum members must be in ["
+              + MIN_MINIMUM_MEMBERS
+              + ", "
+              + MAX_MINIMUM_MEMBERS
+              + "] (a majority of the cluster), or unset for 1 (no split-brain protection)");
+    }
+    return members;
+  }
+
   /** {@code enabled=false} beside a setting that turns the entity guards' replication on. */
   static CuckooGuardPropertyException contradiction(String setting) {
     return new CuckooGuardPropertyException(
@@ -84,11 +113,17 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
   }
 
   @Override
+  public @Nullable Integer minimumMembers() {
+    return minimumMembers;
+  }
+
+  @Override
   public String name(Attribute attribute) {
     return switch (attribute) {
       case CLUSTER -> ENABLED;
       case HAZELCAST_INSTANCE -> HAZELCAST_BEAN;
       case CLUSTER_LEASE_MILLIS -> LEASE_MILLIS;
+      case CLUSTER_MINIMUM_MEMBERS -> MINIMUM_MEMBERS;
     };
   }
 }

@@ -81,12 +81,13 @@ final class HibernateGuardProperties {
    * settings given through {@code spring.jpa.properties}. Nothing is added while the instance is
    * unset, which leaves replication off (unless spring.jpa.properties turn it on). {@code enabled}
    * and {@code hazelcast-bean} are the spring adapter's (see {@link EnvironmentClusterSettings});
-   * {@code lease-millis} is for both.
+   * {@code lease-millis} and {@code minimum-members} are for both.
    */
   private static void addCluster(
       CuckooGuardProperties.Cluster cluster, Map<String, Object> hibernateProperties) {
     String instance = cluster.getInstance();
     EnvironmentClusterSettings.checkedLease(cluster.getLeaseMillis());
+    EnvironmentClusterSettings.checkedMinimumMembers(cluster.getMinimumMembers());
     if (Boolean.FALSE.equals(cluster.getEnabled())) {
       if (instance != null) {
         throw EnvironmentClusterSettings.contradiction(CLUSTER_PREFIX + "instance=" + instance);
@@ -98,7 +99,7 @@ final class HibernateGuardProperties {
       }
     }
     if (instance == null) {
-      // lease-millis alone is the lease of the spring adapter's groups
+      // lease-millis and minimum-members alone are for the spring adapter's groups
       if (cluster.getAckTimeoutMillis() != null || cluster.getGroupPrefix() != null) {
         throw new CuckooGuardPropertyException(
             CLUSTER_PREFIX
@@ -129,6 +130,10 @@ final class HibernateGuardProperties {
         CuckooGuardSettings.CLUSTER_ACK_TIMEOUT_MILLIS,
         cluster.getAckTimeoutMillis());
     put(hibernateProperties, CuckooGuardSettings.CLUSTER_GROUP_PREFIX, cluster.getGroupPrefix());
+    put(
+        hibernateProperties,
+        CuckooGuardSettings.CLUSTER_MINIMUM_MEMBERS,
+        cluster.getMinimumMembers());
   }
 
   private static void put(Map<String, Object> properties, String key, @Nullable Object value) {

@@ -1,6 +1,7 @@
 package io.github.cuckooguard.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
@@ -255,6 +256,76 @@ class ClusterPropertiesTest {
                   .contains("cuckooguard.cluster.lease-millis=10 is out of range")
                   .contains("at least 30 ms");
             });
+  }
+
+  /** A minimum-members outside [1, 1000] fails the start naming the property, value and range. */
+  @Test
+  void aBadMinimumMembersFailsNamingValueAndRange() {
+    for (String bad : new String[] {"0", "-3", "1001"}) {
+      runner()
+          .withUserConfiguration(NoteApp.class, Member.class)
+          .withPropertyValues("cuckooguard.cluster.minimum-members=" + bad)
+          .run(
+              context -> {
+                assertThat(context)
+                    .getFailure()
+                    .hasRootCauseInstanceOf(CuckooGuardPropertyException.class);
+                assertThat(messages(context))
+                    .contains("cuckooguard.cluster.minimum-members=" + bad + " is out of range")
+                    .contains("[1, 1000]");
+              });
+    }
+    runner()
+        .withUserConfiguration(NoteApp.class, Member.class)
+        .withPropertyValues("cuckooguard.cluster.minimum-members=two")
+        .run(
+            context ->
+                assertThat(messages(context))
+                    .contains("cuckooguard.cluster.minimum-members")
+                    .contains("two"));
+  }
+
+  /**
+   * minimum-members=2: a context whose member is alone refuses a guarded add before the write (the
+   * store does not get the note); once a second context's member is up, adds on either are in the
+   * other's guard when they return and found there. Fails if the property is not handed to the
+   * groups (the lone add then succeeds).
+   */
+  @Test
+  void minimumMembersRefusesAddsOfALoneMemberAndTwoContextsWrite() throws Exception {
+    ApplicationContextRunner guarded =
+        runner()
+            .withUserConfiguration(NoteApp.class, Member.class)
+            .withPropertyValues(
+                "cuckooguard.cluster.minimum-members=2", "cuckooguard.cluster.lease-millis=1000");
+    guarded.run(
+        a -> {
+          assertThat(a).hasNotFailed();
+          warmedUp(a);
+          NoteStore alone = a.getBean(NoteStore.class);
+          assertThatThrownBy(() -> alone.insert(-1L, "alone"))
+              .isInstanceOf(IllegalStateException.class)
+              .hasStackTraceContaining("fewer than minimumMembers (2)");
+          assertThat(NoteStore.SHARED).doesNotContainKey(-1L);
+          guarded.run(
+              b -> {
+                assertThat(b).hasNotFailed();
+                warmedUp(b);
+                Awaits.until(
+                    "the group takes writes with two members",
+                    Duration.ofSeconds(60),
+                    () -> {
+                      try {
+                        alone.insert(-2L, "probe");
+                        return true;
+                      } catch (IllegalStateException refused) {
+                        return false;
+                      }
+                    });
+                crossAdds(a, b, 0);
+                crossAdds(b, a, 1_000);
+              });
+        });
   }
 
   /** enabled=false beside the entity guards' instance is a contradiction. */

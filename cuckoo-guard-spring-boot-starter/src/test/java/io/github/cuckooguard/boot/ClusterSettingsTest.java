@@ -82,13 +82,15 @@ class ClusterSettingsTest {
             "cuckooguard.cluster.instance=" + instanceName,
             "cuckooguard.cluster.lease-millis=2000",
             "cuckooguard.cluster.ack-timeout-millis=1000",
-            "cuckooguard.cluster.group-prefix=boot-test:")) {
+            "cuckooguard.cluster.group-prefix=boot-test:",
+            "cuckooguard.cluster.minimum-members=1")) {
       EntityManagerFactory emf = context.getBean(EntityManagerFactory.class);
       assertThat(emf.getProperties())
           .containsEntry("hibernate.cuckoo.cluster.instance", instanceName)
           .containsEntry("hibernate.cuckoo.cluster.lease_millis", "2000")
           .containsEntry("hibernate.cuckoo.cluster.ack_timeout_millis", "1000")
-          .containsEntry("hibernate.cuckoo.cluster.group_prefix", "boot-test:");
+          .containsEntry("hibernate.cuckoo.cluster.group_prefix", "boot-test:")
+          .containsEntry("hibernate.cuckoo.cluster.minimum_members", "1");
       // the engine keeps the groups it joined on a member in the member's user context
       @SuppressWarnings("unchecked")
       Map<String, ?> groups =
@@ -120,7 +122,8 @@ class ClusterSettingsTest {
         .contains("APPLICATION FAILED TO START")
         .contains("unknown setting cuckooguard.cluster.lease;")
         .contains(
-            "[ack-timeout-millis, enabled, group-prefix, hazelcast-bean, instance, lease-millis]");
+            "[ack-timeout-millis, enabled, group-prefix, hazelcast-bean, instance, lease-millis,"
+                + " minimum-members]");
   }
 
   /** The entity guards' own settings without an instance (lease-millis is also the adapter's). */

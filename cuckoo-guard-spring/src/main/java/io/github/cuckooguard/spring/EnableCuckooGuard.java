@@ -100,4 +100,20 @@ public @interface EnableCuckooGuard {
    * half a lease plus one lease for an instance that does not answer.
    */
   long clusterLeaseMillis() default 0;
+
+  /** The default of {@link #clusterMinimumMembers()}: {@value}, no split-brain protection. */
+  int DEFAULT_CLUSTER_MINIMUM_MEMBERS = 1;
+
+  /**
+   * The fewest instances (this one included) an instance must see in its Hazelcast cluster to
+   * answer "absent" or to write, in [1, 1000] (default {@value #DEFAULT_CLUSTER_MINIMUM_MEMBERS}:
+   * no protection); {@code HazelcastGuardGroup.Builder.minimumMembers}. Set it to a majority of the
+   * cluster (2 of 3, 3 of 5), the same on every instance: an instance that sees fewer (the minority
+   * side of a split, or alone after a pause longer than Hazelcast's failure detection) then passes
+   * through, and its guarded adds and removes throw {@code IllegalStateException} before the method
+   * runs (in a transaction: at the commit, which rolls back). The price: while fewer instances are
+   * up, none writes through a guarded method. The context fails to start on a value outside [1,
+   * 1000].
+   */
+  int clusterMinimumMembers() default DEFAULT_CLUSTER_MINIMUM_MEMBERS;
 }

@@ -1,8 +1,6 @@
 package io.github.cuckooguard.jcache.internal;
 
-import java.time.Duration;
 import javax.cache.Cache;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Joins a guarded cache's guard to a guard group where the provider has one the adapter knows: a
@@ -37,12 +35,12 @@ public final class Groups {
    *     the class path: the guard then follows the cache as without a group
    * @throws javax.cache.CacheException if the group cannot be joined (see {@link HazelcastGroups})
    */
-  public static <K> boolean join(Cache<K, ?> cache, CacheGuard<K> guard, @Nullable Duration lease) {
+  public static <K> boolean join(Cache<K, ?> cache, CacheGuard<K> guard, GroupSettings settings) {
     if (!available(cache)) {
       return false;
     }
     try {
-      return HazelcastGroups.join(cache, guard, lease);
+      return HazelcastGroups.join(cache, guard, settings);
     } catch (LinkageError e) {
       return false; // another Hazelcast version than the cluster module's
     }

@@ -6,7 +6,6 @@ import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import java.time.Duration;
 import javax.cache.Cache;
 import javax.cache.CacheException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Joins the guard of a Hazelcast member's cache to the guard group of that cache on the cluster
@@ -28,7 +27,7 @@ final class HazelcastGroups {
    * @throws CacheException if this member already has a guard group for that cache (another guarded
    *     manager in this JVM guards it)
    */
-  static <K> boolean join(Cache<K, ?> cache, CacheGuard<K> guard, @Nullable Duration lease) {
+  static <K> boolean join(Cache<K, ?> cache, CacheGuard<K> guard, GroupSettings settings) {
     if (!(cache instanceof CacheProxy<?, ?> proxy)) {
       return false;
     }
@@ -36,9 +35,11 @@ final class HazelcastGroups {
     String name = "jcache:" + proxy.getPrefixedName();
     HazelcastGuardGroup.Builder<K> builder =
         HazelcastGuardGroup.newBuilder(member, guard.guard()).name(name);
+    Duration lease = settings.lease();
     if (lease != null) {
       builder.lease(lease);
     }
+    builder.minimumMembers(settings.minimumMembers());
     HazelcastGuardGroup<K> group;
     try {
       group = builder.join();

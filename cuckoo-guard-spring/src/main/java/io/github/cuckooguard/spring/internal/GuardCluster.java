@@ -35,6 +35,12 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
   static final String GROUP = "io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup";
   static final String GROUP_PREFIX = "spring:";
 
+  /** Smallest {@code minimumMembers} (the cluster module's bound). */
+  static final int MIN_MINIMUM_MEMBERS = 1;
+
+  /** Largest {@code minimumMembers} (the cluster module's bound). */
+  static final int MAX_MINIMUM_MEMBERS = 1000;
+
   /** The guards of one context joined to their groups. */
   interface Replication {
     ReplicatedGuard<Object> join(String groupName, CuckooGuard<Object> guard);
@@ -46,6 +52,7 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
   private final String instanceBean;
   private final boolean enabled;
   private final long leaseMillis;
+  private final int minimumMembers;
   private final @Nullable ClassLoader classLoader;
   private @Nullable GuardRegistry registry;
 
@@ -59,17 +66,34 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
       String instanceBean,
       boolean enabled,
       long leaseMillis,
+      int minimumMembers,
       @Nullable ClassLoader classLoader) {
     this.beanFactory = beanFactory;
     this.instanceBean = instanceBean;
     this.enabled = enabled;
     this.leaseMillis = leaseMillis;
+    this.minimumMembers = minimumMembers;
     this.classLoader = classLoader;
     if (leaseMillis != 0 && leaseMillis < 30) {
       throw new IllegalStateException(
           "@EnableCuckooGuard(clusterLeaseMillis = "
               + leaseMillis
               + "): the lease must be at least 30 ms, or 0 for the cluster module's default");
+    }
+    checkMinimumMembers(
+        "@EnableCuckooGuard(clusterMinimumMembers = " + minimumMembers + ")", minimumMembers);
+  }
+
+  private static void checkMinimumMembers(String setting, long value) {
+    if (value < MIN_MINIMUM_MEMBERS || value > MAX_MINIMUM_MEMBERS) {
+      throw new IllegalStateException(
+          setting
+              + ": the minimum members must be in ["
+              + MIN_MINIMUM_MEMBERS
+              + ", "
+              + MAX_MINIMUM_MEMBERS
+              + "] (a majority of the cluster; 1: no split-brain protection), not "
+              + value);
     }
   }
 
@@ -124,6 +148,7 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
     String namedBy = "@EnableCuckooGuard(hazelcastInstance = \"" + instanceBean + "\")";
     String nameWith = "@EnableCuckooGuard(hazelcastInstance = \"…\")";
     long lease = leaseMillis;
+    int minimum = minimumMembers;
     String forced = "";
     if (settings != null) {
       if (required != null) {
@@ -145,6 +170,13 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
                   + ": the lease must be at least 30 ms");
         }
         lease = millis;
+      }
+      Integer members = settings.minimumMembers();
+      if (members != null) {
+        checkMinimumMembers(
+            settings.name(GuardClusterSettings.Attribute.CLUSTER_MINIMUM_MEMBERS) + "=" + members,
+            members);
+        minimum = members;
       }
     }
     if (!on) {
@@ -215,7 +247,7 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
     if (!ClassUtils.isPresent(GROUP, classLoader)) {
       throw missingModule("", bean, optOut);
     }
-    return new HazelcastReplication(beanFactory.getBean(bean), bean, lease);
+    return new HazelcastReplication(beanFactory.getBean(bean), bean, lease, minimum);
   }
 
   private static IllegalStateException missingModule(String hazelcast, String bean, String optOut) {

@@ -6,9 +6,9 @@ import org.jspecify.annotations.Nullable;
  * Cluster settings of a context's guards that come from outside {@code @EnableCuckooGuard} (the
  * Spring Boot starter binds them from the {@code Environment}). When the context holds a bean of
  * this type, each value it gives (non-null) replaces the matching attribute of the annotation
- * ({@code cluster}, {@code hazelcastInstance}, {@code clusterLeaseMillis}), and the start-up errors
- * name its settings (by {@link #name}) instead of the attributes. Read once, when the context
- * decides whether its guards cluster.
+ * ({@code cluster}, {@code hazelcastInstance}, {@code clusterLeaseMillis}, {@code
+ * clusterMinimumMembers}), and the start-up errors name its settings (by {@link #name}) instead of
+ * the attributes. Read once, when the context decides whether its guards cluster.
  */
 public interface GuardClusterSettings {
 
@@ -19,7 +19,9 @@ public interface GuardClusterSettings {
     /** {@code hazelcastInstance}. */
     HAZELCAST_INSTANCE,
     /** {@code clusterLeaseMillis}. */
-    CLUSTER_LEASE_MILLIS
+    CLUSTER_LEASE_MILLIS,
+    /** {@code clusterMinimumMembers}. */
+    CLUSTER_MINIMUM_MEMBERS
   }
 
   /**
@@ -37,6 +39,14 @@ public interface GuardClusterSettings {
 
   /** The lease of the groups in milliseconds (at least 30), or null for the annotation's. */
   @Nullable Long leaseMillis();
+
+  /**
+   * The fewest members an instance must see to answer "absent" or write (in [1, 1000]), or null for
+   * the annotation's ({@code clusterMinimumMembers}). Null by default.
+   */
+  default @Nullable Integer minimumMembers() {
+    return null;
+  }
 
   /**
    * The name of the setting that replaces {@code attribute}, as the user writes it (e.g. a property

@@ -492,7 +492,13 @@ public final class GuardInterceptor implements MethodInterceptor {
      * committed although the replication before its commit failed or never ran (a synchronization
      * registered after Spring's beforeCommit calls). Another instance may lack the key meanwhile:
      * enter it everywhere, late, and say so; if even that fails, this instance passes through until
-     * a rebuild has scanned the row.
+     * a rebuild has scanned the row (the other instances are then not covered: see the README).
+     *
+     * <p>The row is committed, so the late enter must not give up because the committing thread was
+     * interrupted (a caller's timeout, an executor shutting down): the interrupt status is cleared
+     * for the late enter and restored afterwards. Given up on an interrupt, the enter was aborted
+     * on every instance and only this one marked stale, so another instance holding its lease
+     * answered "absent" for the committed row ({@code LateVisibleTest}).
      */
     private void lateVisible(ReplicatedGuard<Object> group) {
       LOG.log(
@@ -507,6 +513,7 @@ public final class GuardInterceptor implements MethodInterceptor {
                       ? "after the other instances failed to acknowledge it"
                       : "before its enter was sent to the other instances")
                   + "; entering it on every instance late");
+      boolean interrupted = Thread.interrupted();
       try {
         if (failed || pending.isDone()) { // replicate() aborted the local enter: a new one
           group.beginEnter(pending.key()).visible();
@@ -515,9 +522,13 @@ public final class GuardInterceptor implements MethodInterceptor {
         }
       } catch (InterruptedException | RuntimeException ex) {
         if (ex instanceof InterruptedException) {
-          Thread.currentThread().interrupt();
+          interrupted = true;
         }
         guard.guard().markStale("a guarded add became visible before the cluster acknowledged it");
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
       }
     }
 

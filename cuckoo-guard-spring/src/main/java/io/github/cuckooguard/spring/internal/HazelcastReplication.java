@@ -17,9 +17,10 @@ final class HazelcastReplication implements GuardCluster.Replication {
 
   private final HazelcastInstance member;
   private final long leaseMillis;
+  private final int minimumMembers;
   private final List<HazelcastGuardGroup<Object>> groups = new ArrayList<>();
 
-  HazelcastReplication(Object member, String beanName, long leaseMillis) {
+  HazelcastReplication(Object member, String beanName, long leaseMillis, int minimumMembers) {
     if (!(member instanceof HazelcastInstance hz)) {
       throw new IllegalStateException(
           "@EnableCuckooGuard: the bean '"
@@ -30,6 +31,7 @@ final class HazelcastReplication implements GuardCluster.Replication {
     }
     this.member = hz;
     this.leaseMillis = leaseMillis;
+    this.minimumMembers = minimumMembers;
   }
 
   @Override
@@ -39,6 +41,7 @@ final class HazelcastReplication implements GuardCluster.Replication {
     if (leaseMillis > 0) {
       builder.lease(Duration.ofMillis(leaseMillis));
     }
+    builder.minimumMembers(minimumMembers); // checked in [1, 1000] by GuardCluster
     HazelcastGuardGroup<Object> group = builder.join();
     groups.add(group);
     return group.guard();

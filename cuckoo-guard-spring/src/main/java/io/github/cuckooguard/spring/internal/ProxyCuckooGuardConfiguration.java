@@ -70,8 +70,9 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
 
   /**
    * Whether the guards join their groups on a Hazelcast cluster ({@code hazelcastInstance}/{@code
-   * cluster}/{@code clusterLeaseMillis} of {@code @EnableCuckooGuard}). One per configuration
-   * instance: the registry's, also registered as a bean for its checks and lifecycle.
+   * cluster}/{@code clusterLeaseMillis}/{@code clusterMinimumMembers} of
+   * {@code @EnableCuckooGuard}). One per configuration instance: the registry's, also registered as
+   * a bean for its checks and lifecycle.
    */
   @Bean
   @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -89,6 +90,9 @@ public class ProxyCuckooGuardConfiguration implements ImportAware {
               attributes != null ? attributes.getString("hazelcastInstance") : "",
               attributes == null || attributes.getBoolean("cluster"),
               attributes != null ? attributes.<Long>getNumber("clusterLeaseMillis") : 0L,
+              attributes != null
+                  ? attributes.<Integer>getNumber("clusterMinimumMembers")
+                  : EnableCuckooGuard.DEFAULT_CLUSTER_MINIMUM_MEMBERS,
               classLoader != null ? classLoader : getClass().getClassLoader());
       cluster = c;
     }

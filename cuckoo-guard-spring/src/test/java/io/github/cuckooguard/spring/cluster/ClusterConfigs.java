@@ -45,4 +45,22 @@ final class ClusterConfigs {
   @EnableCuckooGuard(hazelcastInstance = "second", clusterLeaseMillis = LEASE_MILLIS)
   @Import(ClusterBeans.class)
   static class NamesSecond {}
+
+  /** Refuses writes unless two instances are up. */
+  @Configuration(proxyBeanMethods = false)
+  @EnableCuckooGuard(clusterLeaseMillis = LEASE_MILLIS, clusterMinimumMembers = 2)
+  @Import(ClusterBeans.class)
+  static class MinimumTwo {}
+
+  /** Below the range of clusterMinimumMembers. */
+  @Configuration(proxyBeanMethods = false)
+  @EnableCuckooGuard(clusterMinimumMembers = 0)
+  @Import(ClusterBeans.class)
+  static class MinimumZero {}
+
+  /** Above the range of clusterMinimumMembers. */
+  @Configuration(proxyBeanMethods = false)
+  @EnableCuckooGuard(clusterMinimumMembers = 1001)
+  @Import(ClusterBeans.class)
+  static class MinimumTooMany {}
 }
