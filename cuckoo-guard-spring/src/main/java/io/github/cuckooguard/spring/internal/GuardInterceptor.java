@@ -383,17 +383,44 @@ public final class GuardInterceptor implements MethodInterceptor {
 
     @Override
     public void beforeCommit() {
-      List<Enter> due = new ArrayList<>();
-      synchronized (this) {
-        sealed = true;
-        for (Enter enter : unsent) {
-          if (enter.unsent()) { // not aborted meanwhile ("nothing created")
-            due.add(enter);
-          }
-        }
-        unsent.clear();
+      interceptor.replicate(seal()); // throws: the transaction rolls back
+    }
+
+    /**
+     * The batch registered during another synchronization's {@code beforeCommit} (a guarded add
+     * made there): Spring did not call {@link #beforeCommit}, but calls this before the commit, so
+     * the enters are still sent before the row is visible. Spring cannot roll back from here: an
+     * enter that fails is aborted by {@code replicate} and entered late at the commit ({@link
+     * Enter#visible}). Before a rollback it sends them too, and their aborts follow, paired.
+     */
+    @Override
+    public void beforeCompletion() {
+      List<Enter> due = seal();
+      if (due.isEmpty()) {
+        return;
       }
-      interceptor.replicate(due); // throws: the transaction rolls back
+      try {
+        interceptor.replicate(due);
+      } catch (IllegalStateException ex) {
+        LOG.log(
+            Level.ERROR,
+            "Enters of a transaction not sent before its beforeCommit callbacks could not be"
+                + " sent before its completion either; they are entered late at the commit",
+            ex);
+      }
+    }
+
+    /** Seals the batch and returns its enters still to send (not aborted meanwhile). */
+    private synchronized List<Enter> seal() {
+      sealed = true;
+      List<Enter> due = new ArrayList<>();
+      for (Enter enter : unsent) {
+        if (enter.unsent()) { // not aborted meanwhile ("nothing created")
+          due.add(enter);
+        }
+      }
+      unsent.clear();
+      return due;
     }
   }
 
@@ -489,8 +516,9 @@ public final class GuardInterceptor implements MethodInterceptor {
 
     /**
      * A clustered write became visible without its enter replicated first: only a transaction that
-     * committed although the replication before its commit failed or never ran (a synchronization
-     * registered after Spring's beforeCommit calls). Another instance may lack the key meanwhile:
+     * committed although the replication before its commit failed (from the batch's
+     * beforeCompletion, where Spring cannot roll back) or never ran (a guarded add made inside
+     * another synchronization's beforeCompletion). Another instance may lack the key meanwhile:
      * enter it everywhere, late, and say so; if even that fails, this instance passes through until
      * a rebuild has scanned the row (the other instances are then not covered: see the README).
      *

@@ -77,6 +77,11 @@ final class SpringTransactionHooks implements TransactionHooks {
     public void beforeCommit(boolean readOnly) {
       work.beforeCommit();
     }
+
+    @Override
+    public void beforeCompletion() {
+      work.beforeCompletion();
+    }
   }
 
   @Override

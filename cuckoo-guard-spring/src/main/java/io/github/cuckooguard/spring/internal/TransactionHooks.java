@@ -47,6 +47,14 @@ interface TransactionHooks {
      * @throws RuntimeException to roll back
      */
     void beforeCommit();
+
+    /**
+     * Called before the transaction completes, after every {@link #beforeCommit} of the commit
+     * (also before a rollback), even when the work was registered too late for {@link
+     * #beforeCommit}: inside another synchronization's {@code beforeCommit}. Spring logs what it
+     * throws and goes on; it cannot roll back.
+     */
+    default void beforeCompletion() {}
   }
 
   /**

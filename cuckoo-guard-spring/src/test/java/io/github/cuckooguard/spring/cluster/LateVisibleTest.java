@@ -12,33 +12,49 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The guarded add whose row becomes visible before its enter reached the group: an add made inside
- * another synchronization's {@code beforeCommit}. Spring runs the {@code beforeCommit} callbacks of
- * the synchronizations registered when the commit began, so the guard's per-transaction batch,
- * registered by that add, is never sent before the commit: the row commits while instance B's
- * filter lacks the key. The guard's {@code lateVisible} path then enters the key on every instance
- * after the commit, before the transaction's caller gets control back. Two application instances
+ * Guarded adds made where the guard's per-transaction batch is registered too late for Spring's
+ * {@code beforeCommit} callbacks: inside another synchronization's {@code beforeCommit} (Spring
+ * runs the {@code beforeCommit} callbacks of the synchronizations registered when the commit
+ * began), or inside another synchronization's {@code beforeCompletion}. Two application instances
  * (two contexts, two embedded Hazelcast members on 127.0.0.1) on one H2 database.
  *
- * <p>Asserts, per key: B did not have it at A's commit (so the late path is what is tested, not the
- * batch), and B's guarded find returns the row right after A's transaction returned (0 false
- * negatives). Fails if {@code lateVisible} only ends the enter locally: B then answers "absent" for
- * every such row.
+ * <ul>
+ *   <li>From another {@code beforeCommit}: the batch is sent from its own {@code beforeCompletion},
+ *       which Spring calls before the commit, so B has every key at A's commit. Fails without that
+ *       callback: B then lacks all of them at the commit.
+ *   <li>From another {@code beforeCompletion}: no callback of the batch runs before the commit, so
+ *       the row commits while B lacks the key (asserted: this is the late path), and the guard's
+ *       {@code lateVisible} path enters it on every instance after the commit, before the
+ *       transaction's caller gets control back. Fails if {@code lateVisible} only ends the enter
+ *       locally: B then answers "absent" for every such row.
+ * </ul>
+ *
+ * In both, B's guarded find returns every row right after A's transaction returned (0 false
+ * negatives).
  */
 class LateVisibleTest {
 
   private static final int KEYS = 50;
 
-  @Test
+  /** Where the add is made, inside another synchronization. */
+  enum Phase {
+    BEFORE_COMMIT,
+    BEFORE_COMPLETION
+  }
+
+  @ParameterizedTest
+  @EnumSource(Phase.class)
   @Timeout(value = 90, unit = TimeUnit.SECONDS)
   @SuppressWarnings("unchecked")
-  void anAddCommittedBeforeItsEnterWasSentIsEnteredOnTheOtherInstanceBeforeTheCallerGoesOn()
+  void anAddMadeInsideAnotherSynchronizationIsOnTheOtherInstanceBeforeTheCallerGoesOn(Phase phase)
       throws Exception {
     String url = H2.newUrl();
     try (ClusterMembers cluster = new ClusterMembers()) {
@@ -77,8 +93,16 @@ class LateVisibleTest {
                     new TransactionSynchronization() {
                       @Override
                       public void beforeCommit(boolean readOnly) {
-                        // Joins the committing transaction; its batch is registered too late.
-                        inserted[0] = onA.insert(new User(id, "late " + id));
+                        if (phase == Phase.BEFORE_COMMIT) {
+                          inserted[0] = onA.insert(new User(id, "late " + id));
+                        }
+                      }
+
+                      @Override
+                      public void beforeCompletion() {
+                        if (phase == Phase.BEFORE_COMPLETION) {
+                          inserted[0] = onA.insert(new User(id, "late " + id));
+                        }
                       }
 
                       @Override
@@ -99,12 +123,17 @@ class LateVisibleTest {
         }
       }
       System.out.printf(
-          "LateVisibleTest: %d adds committed before their enter was sent, %d already on B at"
-              + " commit, %d false negatives on B %s%n",
-          ids.size(), seenOnBAtCommit, falseNegatives, examples);
-      assertThat(seenOnBAtCommit)
-          .as("keys B had at A's commit (the batch was sent after all: not the late path)")
-          .isZero();
+          "LateVisibleTest %s: %d adds, %d already on B at commit, %d false negatives on B %s%n",
+          phase, ids.size(), seenOnBAtCommit, falseNegatives, examples);
+      if (phase == Phase.BEFORE_COMMIT) {
+        assertThat(seenOnBAtCommit)
+            .as("keys B had at A's commit (sent from the batch's beforeCompletion)")
+            .isEqualTo(KEYS);
+      } else {
+        assertThat(seenOnBAtCommit)
+            .as("keys B had at A's commit (the batch was sent after all: not the late path)")
+            .isZero();
+      }
       assertThat(falseNegatives).as("B's finds of committed rows, e.g. %s", examples).isZero();
       for (long id : ids) {
         assertThat(guardB.mightContain(id)).as("B's filter has %s", id).isTrue();
@@ -155,7 +184,7 @@ class LateVisibleTest {
                 TransactionSynchronizationManager.registerSynchronization(
                     new TransactionSynchronization() {
                       @Override
-                      public void beforeCommit(boolean readOnly) {
+                      public void beforeCompletion() { // too late for the batch: the late path
                         onA.insert(new User(key, "late"));
                       }
 
