@@ -391,7 +391,10 @@ public final class GuardInterceptor implements MethodInterceptor {
      * made there): Spring did not call {@link #beforeCommit}, but calls this before the commit, so
      * the enters are still sent before the row is visible. Spring cannot roll back from here: an
      * enter that fails is aborted by {@code replicate} and entered late at the commit ({@link
-     * Enter#visible}). Before a rollback it sends them too, and their aborts follow, paired.
+     * Enter#visible}). Spring calls this before a rollback too, and nothing here tells the two
+     * apart: a transaction rolled back with unsent enters sends them (one round trip per group, or
+     * the group's wait if it cannot be made safe), and their aborts follow, paired. Safe either
+     * way; the cost is the rollback's.
      */
     @Override
     public void beforeCompletion() {
@@ -404,8 +407,9 @@ public final class GuardInterceptor implements MethodInterceptor {
       } catch (IllegalStateException ex) {
         LOG.log(
             Level.ERROR,
-            "Enters of a transaction not sent before its beforeCommit callbacks could not be"
-                + " sent before its completion either; they are entered late at the commit",
+            "Guarded adds of a transaction whose batch missed its beforeCommit callbacks could not"
+                + " be sent before its completion either; if it commits, they are entered late,"
+                + " after the commit",
             ex);
       }
     }
