@@ -6,6 +6,8 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +36,9 @@ class ThreeProcessTest {
   private static final long LEASE_WAIT_BOUND_MILLIS =
       5_000; // ack 500 + lease 1,000 × 1.02 + 10 ms, on a loaded machine
 
-  @TempDir Path dir;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir;
+
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Map<String, Member> memberOf = new LinkedHashMap<>();
   private HazelcastInstance observer;
@@ -89,6 +94,19 @@ class ThreeProcessTest {
           .as(member + " leased within " + seconds + " s")
           .isNegative();
       Thread.sleep(50);
+    }
+  }
+
+  /** Prints the members' "FALSE NEGATIVE" log lines (WritingMember's checker), if any. */
+  private void printFalseNegativeLines() throws IOException {
+    try (DirectoryStream<Path> logs = Files.newDirectoryStream(dir, "*.log")) {
+      for (Path log : logs) {
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+          if (line.startsWith("FALSE NEGATIVE")) {
+            System.out.println(log.getFileName() + ": " + line);
+          }
+        }
+      }
     }
   }
 
@@ -150,6 +168,7 @@ class ThreeProcessTest {
     Thread.sleep(200);
 
     List<Long> present = WritingMember.presentKeys(dir);
+    printFalseNegativeLines(); // what the members logged of any, before the assertions below
     long[] keys = present.stream().mapToLong(Long::longValue).toArray();
     long totalFalseNegatives = 0;
     StringBuilder summary = new StringBuilder();

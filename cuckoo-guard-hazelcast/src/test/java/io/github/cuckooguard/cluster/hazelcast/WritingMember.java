@@ -140,7 +140,24 @@ public final class WritingMember {
                 try {
                   for (long key : presentKeys(dir)) {
                     if (!group.guard().mightContain(key)) {
-                      FALSE_NEGATIVES.incrementAndGet();
+                      long count = FALSE_NEGATIVES.incrementAndGet();
+                      if (count <= 10) { // what the member knew then, for the log
+                        System.out.println(
+                            "FALSE NEGATIVE "
+                                + count
+                                + ": key "
+                                + key
+                                + " (owner "
+                                + Long.toHexString(key >>> 40)
+                                + ") at "
+                                + System.currentTimeMillis()
+                                + " ms, mayAnswerAbsent "
+                                + group.mayAnswerAbsent()
+                                + ", local filter has it "
+                                + group.guard().local().mightContain(key)
+                                + ", lapses "
+                                + group.lapses());
+                      }
                     }
                     CHECKED.incrementAndGet();
                   }
