@@ -268,10 +268,12 @@ class HazelcastWritesAndKeysTest {
   /**
    * A million entries on two members, read into a new filter by the guard's rebuild, against the
    * JCache iterator (the key source before) on the same cache, timed over its first 20,000 keys.
-   * Both rates are printed; the bound is 10x, measured in the same run under the same load.
+   * Both rates are printed. The bound, 4x, tells the key fetch from the iterator (a rebuild that
+   * fell back to the iterator would read at about its rate, 1x) and survives a loaded 2-core
+   * machine: 7.8x was measured beside another build, where a 10x bound failed.
    */
   @Test
-  void aRebuildReadsAMillionKeysFromTwoMembersAtLeastTenTimesFasterThanTheIterator()
+  void aRebuildReadsAMillionKeysFromTwoMembersAtLeastFourTimesFasterThanTheIterator()
       throws Exception {
     int entries = Integer.getInteger("cuckoo.jcache.rate.entries", 1_000_000);
     // Hazelcast bounds a cache to 10,000 entries per member by default
@@ -319,7 +321,7 @@ class HazelcastWritesAndKeysTest {
         entries, rebuildRate, seconds, iteratorRate, sample, rebuildRate / iteratorRate);
     assertThat(rebuildRate)
         .as("rebuild rate vs iterator rate %,.0f keys/s", iteratorRate)
-        .isGreaterThanOrEqualTo(10 * iteratorRate);
+        .isGreaterThanOrEqualTo(4 * iteratorRate);
     onA.getCacheManager().destroyCache("million");
   }
 }
