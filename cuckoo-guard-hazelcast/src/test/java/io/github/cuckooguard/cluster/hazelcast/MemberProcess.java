@@ -4,9 +4,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -25,13 +23,7 @@ public final class MemberProcess {
   private MemberProcess() {}
 
   private static List<Long> readKeys(Path source) throws java.io.IOException {
-    List<Long> keys = new ArrayList<>();
-    for (String line : Files.readAllLines(source)) {
-      if (!line.isBlank()) {
-        keys.add(Long.parseLong(line.trim()));
-      }
-    }
-    return keys;
+    return KeyFiles.completeLines(source); // read while the writer appends: see KeyFiles
   }
 
   /** The checker's false-negative count on the member it runs on. */

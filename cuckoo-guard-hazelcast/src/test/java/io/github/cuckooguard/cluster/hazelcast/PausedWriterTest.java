@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,13 +48,7 @@ class PausedWriterTest {
   }
 
   static List<Long> readKeys(Path source) throws IOException {
-    List<Long> keys = new ArrayList<>();
-    for (String line : Files.readAllLines(source, StandardCharsets.US_ASCII)) {
-      if (!line.isBlank()) {
-        keys.add(Long.parseLong(line.trim()));
-      }
-    }
-    return keys;
+    return KeyFiles.completeLines(source); // read while the writer appends: see KeyFiles
   }
 
   @AfterEach

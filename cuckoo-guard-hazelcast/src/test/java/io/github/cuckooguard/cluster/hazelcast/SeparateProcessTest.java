@@ -105,13 +105,7 @@ class SeparateProcessTest {
   }
 
   private List<Long> readSource() throws IOException {
-    List<Long> keys = new ArrayList<>();
-    for (String line : Files.readAllLines(source)) {
-      if (!line.isBlank()) {
-        keys.add(Long.parseLong(line.trim()));
-      }
-    }
-    return keys;
+    return KeyFiles.completeLines(source); // read while the writer appends: see KeyFiles
   }
 
   private synchronized void makeVisible(long key) throws IOException {

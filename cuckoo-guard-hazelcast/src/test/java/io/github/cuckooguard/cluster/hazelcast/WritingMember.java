@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * A member process started by {@link ThreeProcessTest}: a guard "ids" whose source is a directory
  * of key files, one per member ({@code keys-NAME.txt}, lines {@code KEY;}). A member appends a line
  * only after its enter began everywhere, so a complete line is a visible key: the files are the
- * shadow truth. A line cut short by a kill lacks its {@code ;} and counts as never written.
+ * shadow truth. A line cut short by a kill lacks its {@code \n} and counts as never written, as
+ * does a line still being appended ({@link KeyFiles}).
  *
  * <p>Its writer writes while the file {@code go} exists and {@code stop} does not; its checker asks
  * its own guard for every present key, again and again, and counts the false negatives. Arguments:
@@ -39,16 +40,12 @@ public final class WritingMember {
 
   private WritingMember() {}
 
-  /** Every complete key line in {@code dir}'s key files. */
+  /** Every complete key line in {@code dir}'s key files ({@link KeyFiles#completeLines}). */
   static List<Long> presentKeys(Path dir) throws IOException {
     List<Long> keys = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "keys-*.txt")) {
       for (Path file : files) {
-        for (String line : Files.readAllLines(file, StandardCharsets.US_ASCII)) {
-          if (line.endsWith(";")) {
-            keys.add(Long.parseLong(line.substring(0, line.length() - 1)));
-          }
-        }
+        keys.addAll(KeyFiles.completeLines(file)); // not readAllLines: see KeyFiles
       }
     }
     return keys;
