@@ -6,6 +6,7 @@ import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.ExecutionCallback;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.IExecutorService;
+import com.hazelcast.core.LifecycleEvent;
 import io.github.cuckooguard.CuckooFilter;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spi.GroupEngine;
@@ -202,6 +203,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   private final LongSupplier clock;
   private final ScheduledExecutorService renewer;
   private final UUID membershipRegistration;
+  private final UUID lifecycleRegistration;
   private final GroupHolds holds;
   private final int minimumMembers;
 
@@ -321,6 +323,19 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
                   @Override
                   public void memberRemoved(MembershipEvent event) {
                     memberGone(event.getMember().getUuid());
+                  }
+                });
+    // A member that shuts down or is terminated closes its groups: their renewals could only fail
+    // from then on, and a closed group answers "might contain" and refuses writes.
+    this.lifecycleRegistration =
+        hazelcast
+            .getLifecycleService()
+            .addLifecycleListener(
+                event -> {
+                  LifecycleEvent.LifecycleState state = event.getState();
+                  if (state == LifecycleEvent.LifecycleState.SHUTTING_DOWN
+                      || state == LifecycleEvent.LifecycleState.SHUTDOWN) {
+                    close();
                   }
                 });
     this.renewer =
@@ -1379,6 +1394,7 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     registry(hazelcast).remove(name, this);
     try {
       hazelcast.getCluster().removeMembershipListener(membershipRegistration);
+      hazelcast.getLifecycleService().removeLifecycleListener(lifecycleRegistration);
     } catch (RuntimeException e) {
       // the member is shutting down
     }
