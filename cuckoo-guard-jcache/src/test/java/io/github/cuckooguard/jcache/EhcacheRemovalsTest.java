@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.LongAdder;
 import javax.cache.Cache;
@@ -215,6 +216,10 @@ class EhcacheRemovalsTest {
     LongAdder presentChecks = new LongAdder();
     AtomicBoolean stop = new AtomicBoolean();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(6); // bounds a loaded machine
+    // with racing rebuilds the writers go on (past their 12,000 operations, up to 20 s) until three
+    // rebuilds have completed beside them: a CI run's writers finished after two
+    AtomicInteger rebuildsDone = new AtomicInteger(racingRebuilds ? 0 : 3);
+    long rebuildDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     ExecutorService threads = Executors.newFixedThreadPool(5);
     try {
       List<Future<?>> futures = new ArrayList<>();
@@ -223,7 +228,10 @@ class EhcacheRemovalsTest {
         futures.add(
             threads.submit(
                 () -> {
-                  for (int op = 0; op < 12_000 && System.nanoTime() - deadline < 0; op++) {
+                  for (int op = 0;
+                      op < 12_000 && System.nanoTime() - deadline < 0
+                          || rebuildsDone.get() < 3 && System.nanoTime() - rebuildDeadline < 0;
+                      op++) {
                     long k = random.nextInt(keys);
                     int kind = random.nextInt(12);
                     if (kind < 5) {
@@ -288,6 +296,7 @@ class EhcacheRemovalsTest {
                 while (racingRebuilds && !stop.get()) {
                   try {
                     cache.rebuild().join();
+                    rebuildsDone.incrementAndGet();
                   } catch (java.util.concurrent.CompletionException e) {
                     // a rebuild may fail (a full filter of tiny fingerprints): it retries
                   }
