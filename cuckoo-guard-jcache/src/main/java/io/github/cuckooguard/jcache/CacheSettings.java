@@ -3,6 +3,7 @@ package io.github.cuckooguard.jcache;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnel;
 import io.github.cuckooguard.GuardSpec;
+import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import io.github.cuckooguard.jcache.internal.CacheGuard;
 import io.github.cuckooguard.jcache.internal.GroupSettings;
 import io.github.cuckooguard.jcache.internal.ObjectFunnel;
@@ -160,12 +161,14 @@ record CacheSettings(
     } catch (NumberFormatException e) {
       millis = -1;
     }
-    if (millis < 30) {
+    if (millis < HazelcastGuardGroup.MIN_LEASE_MILLIS) {
       throw new IllegalArgumentException(
           setting[1]
               + " ("
               + setting[2]
-              + ") must be a number of milliseconds, at least 30, not '"
+              + ") must be a number of milliseconds, at least "
+              + HazelcastGuardGroup.MIN_LEASE_MILLIS
+              + ", not '"
               + setting[0]
               + "'");
     }

@@ -3,6 +3,7 @@ package io.github.cuckooguard.jcache;
 import io.github.cuckooguard.AbstractFilterBuilder;
 import io.github.cuckooguard.Funnel;
 import io.github.cuckooguard.GuardSpec;
+import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 
 /**
  * The properties that configure {@link GuardedCachingProvider} and the guards of its caches.
@@ -88,9 +89,10 @@ public final class GuardSettings {
 
   /**
    * Setting: the lease of a cache's guard group, in milliseconds (default: the cluster module's,
-   * {@code HazelcastGuardGroup.DEFAULT_LEASE_MILLIS}; at least 30): how long a member answers
-   * "definitely absent" after its last renewal; a write waits at most about one and a half leases
-   * for a member that stopped answering.
+   * {@value HazelcastGuardGroup#DEFAULT_LEASE_MILLIS}; at least {@value
+   * HazelcastGuardGroup#MIN_LEASE_MILLIS}): how long a member answers "definitely absent" after its
+   * last renewal; a write waits at most about one and a half leases for a member that stopped
+   * answering.
    */
   public static final String CLUSTER_LEASE = "cluster-lease";
 
@@ -111,10 +113,10 @@ public final class GuardSettings {
   public static final int DEFAULT_CLUSTER_MINIMUM_MEMBERS = 1;
 
   /** Smallest accepted value of {@link #CLUSTER_MINIMUM_MEMBERS}. */
-  public static final int MIN_CLUSTER_MINIMUM_MEMBERS = 1;
+  public static final int MIN_CLUSTER_MINIMUM_MEMBERS = HazelcastGuardGroup.MIN_MINIMUM_MEMBERS;
 
   /** Largest accepted value of {@link #CLUSTER_MINIMUM_MEMBERS} (the cluster module's bound). */
-  public static final int MAX_CLUSTER_MINIMUM_MEMBERS = 1000;
+  public static final int MAX_CLUSTER_MINIMUM_MEMBERS = HazelcastGuardGroup.MAX_MINIMUM_MEMBERS;
 
   private GuardSettings() {}
 }

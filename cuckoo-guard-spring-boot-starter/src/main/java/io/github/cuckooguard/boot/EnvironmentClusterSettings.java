@@ -17,15 +17,6 @@ final class EnvironmentClusterSettings implements GuardClusterSettings {
   static final String LEASE_MILLIS = PREFIX + "lease-millis";
   static final String MINIMUM_MEMBERS = PREFIX + "minimum-members";
 
-  /** The smallest minimum members the cluster module accepts. */
-  static final int MIN_MINIMUM_MEMBERS = 1;
-
-  /** The largest minimum members the cluster module accepts. */
-  static final int MAX_MINIMUM_MEMBERS = 1000;
-
-  /** The smallest lease the cluster module accepts. */
-  static final long MIN_LEASE_MILLIS = 30;
-
   private final @Nullable Boolean enabled;
   private final @Nullable String hazelcastBean;
   private final @Nullable Long leaseMillis;

@@ -163,6 +163,18 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
   /** Lease length by default; the worst-case extra write latency is about ack timeout + lease. */
   public static final long DEFAULT_LEASE_MILLIS = 300;
 
+  /**
+   * The shortest lease accepted, in milliseconds ({@link Builder#lease}); the adapters' lease
+   * settings check against it at startup.
+   */
+  public static final long MIN_LEASE_MILLIS = 30;
+
+  /** The smallest {@link Builder#minimumMembers} accepted (1: no split-brain protection). */
+  public static final int MIN_MINIMUM_MEMBERS = 1;
+
+  /** The largest {@link Builder#minimumMembers} accepted. */
+  public static final int MAX_MINIMUM_MEMBERS = 1000;
+
   /** Bound on the rate difference of two members' monotonic clocks, by default (1 %). */
   public static final double DEFAULT_MAX_CLOCK_DRIFT = 0.01;
 
@@ -1462,8 +1474,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       if (leaseSet) {
         throw new IllegalStateException("lease was already set to " + this.lease);
       }
-      if (Objects.requireNonNull(lease, "lease").toMillis() < 30) {
-        throw new IllegalArgumentException("lease (" + lease + ") must be at least 30 ms");
+      if (Objects.requireNonNull(lease, "lease").toMillis() < MIN_LEASE_MILLIS) {
+        throw new IllegalArgumentException(
+            "lease (" + lease + ") must be at least " + MIN_LEASE_MILLIS + " ms");
       }
       this.lease = lease;
       this.leaseSet = true;
@@ -1543,15 +1556,22 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
      * make a single-member cluster (tests, development, the last instance of a rolling restart)
      * fail every write.
      *
-     * @throws IllegalArgumentException if {@code minimumMembers} is not in [1, 1000]
+     * @throws IllegalArgumentException if {@code minimumMembers} is not in [{@value
+     *     #MIN_MINIMUM_MEMBERS}, {@value #MAX_MINIMUM_MEMBERS}]
      */
     public Builder<K> minimumMembers(int minimumMembers) {
       if (minimumMembersSet) {
         throw new IllegalStateException("minimumMembers was already set to " + this.minimumMembers);
       }
-      if (minimumMembers < 1 || minimumMembers > 1000) {
+      if (minimumMembers < MIN_MINIMUM_MEMBERS || minimumMembers > MAX_MINIMUM_MEMBERS) {
         throw new IllegalArgumentException(
-            "minimumMembers (" + minimumMembers + ") must be in [1, 1000]");
+            "minimumMembers ("
+                + minimumMembers
+                + ") must be in ["
+                + MIN_MINIMUM_MEMBERS
+                + ", "
+                + MAX_MINIMUM_MEMBERS
+                + "]");
       }
       this.minimumMembers = minimumMembers;
       this.minimumMembersSet = true;

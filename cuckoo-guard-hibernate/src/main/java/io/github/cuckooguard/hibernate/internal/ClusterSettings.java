@@ -8,6 +8,7 @@ import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_MINIMU
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.CLUSTER_PREFIX;
 import static io.github.cuckooguard.hibernate.CuckooGuardSettings.DEFAULT_CLUSTER_GROUP_PREFIX;
 
+import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -76,7 +77,7 @@ record ClusterSettings(
       if (name.equals(canonical(CLUSTER_INSTANCE))) {
         instance = value instanceof String s ? s.trim() : value;
       } else if (name.equals(canonical(CLUSTER_LEASE_MILLIS))) {
-        lease = millis(key, value, 30);
+        lease = millis(key, value, HazelcastGuardGroup.MIN_LEASE_MILLIS);
       } else if (name.equals(canonical(CLUSTER_ACK_TIMEOUT_MILLIS))) {
         ack = millis(key, value, 1);
       } else if (name.equals(canonical(CLUSTER_MINIMUM_MEMBERS))) {
@@ -106,9 +107,18 @@ record ClusterSettings(
       throw new IllegalArgumentException(
           "setting " + key + " = '" + value + "' is not a whole number of members", e);
     }
-    if (v < 1 || v > 1000) {
+    if (v < HazelcastGuardGroup.MIN_MINIMUM_MEMBERS
+        || v > HazelcastGuardGroup.MAX_MINIMUM_MEMBERS) {
       throw new IllegalArgumentException(
-          "setting " + key + " = " + v + " must be in [1, 1000] (a majority of the cluster)");
+          "setting "
+              + key
+              + " = "
+              + v
+              + " must be in ["
+              + HazelcastGuardGroup.MIN_MINIMUM_MEMBERS
+              + ", "
+              + HazelcastGuardGroup.MAX_MINIMUM_MEMBERS
+              + "] (a majority of the cluster)");
     }
     return v;
   }

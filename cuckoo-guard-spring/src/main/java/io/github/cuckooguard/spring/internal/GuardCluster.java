@@ -35,12 +35,6 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
   static final String GROUP = "io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup";
   static final String GROUP_PREFIX = "spring:";
 
-  /** Smallest {@code minimumMembers} (the cluster module's bound). */
-  static final int MIN_MINIMUM_MEMBERS = 1;
-
-  /** Largest {@code minimumMembers} (the cluster module's bound). */
-  static final int MAX_MINIMUM_MEMBERS = 1000;
-
   /** The guards of one context joined to their groups. */
   interface Replication {
     ReplicatedGuard<Object> join(String groupName, CuckooGuard<Object> guard);
@@ -74,24 +68,27 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
     this.leaseMillis = leaseMillis;
     this.minimumMembers = minimumMembers;
     this.classLoader = classLoader;
-    if (leaseMillis != 0 && leaseMillis < 30) {
+    if (leaseMillis != 0 && leaseMillis < GuardClusterSettings.MIN_LEASE_MILLIS) {
       throw new IllegalStateException(
           "@EnableCuckooGuard(clusterLeaseMillis = "
               + leaseMillis
-              + "): the lease must be at least 30 ms, or 0 for the cluster module's default");
+              + "): the lease must be at least "
+              + GuardClusterSettings.MIN_LEASE_MILLIS
+              + " ms, or 0 for the cluster module's default");
     }
     checkMinimumMembers(
         "@EnableCuckooGuard(clusterMinimumMembers = " + minimumMembers + ")", minimumMembers);
   }
 
   private static void checkMinimumMembers(String setting, long value) {
-    if (value < MIN_MINIMUM_MEMBERS || value > MAX_MINIMUM_MEMBERS) {
+    if (value < GuardClusterSettings.MIN_MINIMUM_MEMBERS
+        || value > GuardClusterSettings.MAX_MINIMUM_MEMBERS) {
       throw new IllegalStateException(
           setting
               + ": the minimum members must be in ["
-              + MIN_MINIMUM_MEMBERS
+              + GuardClusterSettings.MIN_MINIMUM_MEMBERS
               + ", "
-              + MAX_MINIMUM_MEMBERS
+              + GuardClusterSettings.MAX_MINIMUM_MEMBERS
               + "] (a majority of the cluster; 1: no split-brain protection), not "
               + value);
     }
@@ -162,12 +159,14 @@ final class GuardCluster implements SmartInitializingSingleton, SmartLifecycle {
       }
       Long millis = settings.leaseMillis();
       if (millis != null) {
-        if (millis < 30) {
+        if (millis < GuardClusterSettings.MIN_LEASE_MILLIS) {
           throw new IllegalStateException(
               settings.name(GuardClusterSettings.Attribute.CLUSTER_LEASE_MILLIS)
                   + "="
                   + millis
-                  + ": the lease must be at least 30 ms");
+                  + ": the lease must be at least "
+                  + GuardClusterSettings.MIN_LEASE_MILLIS
+                  + " ms");
         }
         lease = millis;
       }

@@ -1,5 +1,6 @@
 package io.github.cuckooguard.spring.internal;
 
+import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,6 +12,15 @@ import org.jspecify.annotations.Nullable;
  * the attributes. Read once, when the context decides whether its guards cluster.
  */
 public interface GuardClusterSettings {
+
+  /** The shortest lease in milliseconds (the cluster module's bound). */
+  long MIN_LEASE_MILLIS = HazelcastGuardGroup.MIN_LEASE_MILLIS;
+
+  /** The smallest minimum members (the cluster module's bound). */
+  int MIN_MINIMUM_MEMBERS = HazelcastGuardGroup.MIN_MINIMUM_MEMBERS;
+
+  /** The largest minimum members (the cluster module's bound). */
+  int MAX_MINIMUM_MEMBERS = HazelcastGuardGroup.MAX_MINIMUM_MEMBERS;
 
   /** The attribute of {@code @EnableCuckooGuard} a setting replaces. */
   enum Attribute {
@@ -37,12 +47,16 @@ public interface GuardClusterSettings {
    */
   @Nullable String hazelcastInstance();
 
-  /** The lease of the groups in milliseconds (at least 30), or null for the annotation's. */
+  /**
+   * The lease of the groups in milliseconds (at least {@value #MIN_LEASE_MILLIS}), or null for the
+   * annotation's.
+   */
   @Nullable Long leaseMillis();
 
   /**
-   * The fewest members an instance must see to answer "absent" or write (in [1, 1000]), or null for
-   * the annotation's ({@code clusterMinimumMembers}). Null by default.
+   * The fewest members an instance must see to answer "absent" or write (in [{@value
+   * #MIN_MINIMUM_MEMBERS}, {@value #MAX_MINIMUM_MEMBERS}]), or null for the annotation's ({@code
+   * clusterMinimumMembers}). Null by default.
    */
   default @Nullable Integer minimumMembers() {
     return null;
