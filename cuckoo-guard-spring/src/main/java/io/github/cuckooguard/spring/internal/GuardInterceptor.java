@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -32,7 +33,9 @@ import org.springframework.util.ClassUtils;
  *   <li><b>remove</b>: {@code beginLeave} before the method runs; {@code cancel()} at once if the
  *       method throws or reports that it removed nothing; otherwise {@code gone()} after the active
  *       transaction commits ({@code cancel()} if it rolls back or ends unknown), or when the method
- *       returns without one.
+ *       returns without one; {@code cancel()} when the method returns in a transaction whose end
+ *       cannot be followed (synchronization off but a transaction's resources bound, {@link
+ *       TransactionHooks#unfollowedTransactionPossible}).
  * </ul>
  *
  * <p><b>Why no present key is reported absent.</b> The guard keeps every key whose enter or leave
@@ -73,6 +76,8 @@ import org.springframework.util.ClassUtils;
 public final class GuardInterceptor implements MethodInterceptor {
 
   private static final System.Logger LOG = System.getLogger(GuardInterceptor.class.getName());
+
+  private final AtomicBoolean unfollowedWarned = new AtomicBoolean();
 
   private final GuardOperationSource operations;
   private final GuardRegistry registry;
@@ -259,7 +264,25 @@ public final class GuardInterceptor implements MethodInterceptor {
       throw ex;
     }
     if (!inTransaction) {
-      leave.gone();
+      if (transactions.unfollowedTransactionPossible()) {
+        // the delete may belong to a transaction whose end cannot be awaited (synchronization
+        // off): it may still roll back, and until it commits other readers see the row. Keep the
+        // copy (a spare fingerprint, a false positive until the next rebuild), never take it.
+        leave.cancel();
+        if (unfollowedWarned.compareAndSet(false, true)) {
+          LOG.log(
+              Level.WARNING,
+              () ->
+                  "Guard '"
+                      + guard.name()
+                      + "': a guarded remove ran in a transaction without transaction"
+                      + " synchronization (a transaction manager set to SYNCHRONIZATION_NEVER?);"
+                      + " its commit cannot be awaited, so the key's fingerprint is kept (a false"
+                      + " positive) until the next rebuild. Logged once.");
+        }
+      } else {
+        leave.gone();
+      }
     }
     return result;
   }

@@ -44,6 +44,18 @@ final class SpringTransactionHooks implements TransactionHooks {
     return true;
   }
 
+  /**
+   * Synchronization off, resources bound: Spring's transaction managers bind their connection,
+   * session or entity manager in {@code doBegin} whatever their synchronization setting, and
+   * without synchronization nothing else binds them; {@code SUPPORTS} without a transaction
+   * (synchronization on, no actual transaction) auto-commits and is not this case.
+   */
+  @Override
+  public boolean unfollowedTransactionPossible() {
+    return !TransactionSynchronizationManager.isSynchronizationActive()
+        && !TransactionSynchronizationManager.getResourceMap().isEmpty();
+  }
+
   @Override
   public <B extends BeforeCommit> @Nullable B perTransaction(
       Object owner, Class<B> type, Supplier<B> create) {

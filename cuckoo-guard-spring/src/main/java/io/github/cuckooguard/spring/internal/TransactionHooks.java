@@ -39,6 +39,14 @@ interface TransactionHooks {
    */
   boolean onCompletion(Consumer<Outcome> completion);
 
+  /**
+   * Whether a transaction may be active now that {@link #onCompletion} cannot follow: transaction
+   * synchronization is off while transactional resources are bound to the thread (a transaction
+   * manager set to {@code SYNCHRONIZATION_NEVER}, which still binds its connection or session). A
+   * write's end cannot then wait for the commit: a remove must not take its key's copy.
+   */
+  boolean unfollowedTransactionPossible();
+
   /** Work a transaction does once, before it commits. */
   interface BeforeCommit {
     /**
@@ -80,6 +88,11 @@ interface TransactionHooks {
 
     @Override
     public boolean onCompletion(Consumer<Outcome> completion) {
+      return false;
+    }
+
+    @Override
+    public boolean unfollowedTransactionPossible() {
       return false;
     }
 

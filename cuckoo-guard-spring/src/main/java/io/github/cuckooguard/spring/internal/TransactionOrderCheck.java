@@ -1,11 +1,13 @@
 package io.github.cuckooguard.spring.internal;
 
+import java.lang.System.Logger.Level;
 import java.util.Map;
 import org.springframework.aop.Advisor;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.core.Ordered;
 import org.springframework.transaction.interceptor.TransactionAspectSupport;
+import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 
 /**
  * Once the singletons exist, checks that every transaction advisor of the context is ordered after
@@ -13,8 +15,14 @@ import org.springframework.transaction.interceptor.TransactionAspectSupport;
  * before the guard could answer, which is what the guard is for. Only advisors that share the
  * auto-proxy creator are compared; Spring Data repositories apply transactions inside their own
  * proxy, which the guard wraps.
+ *
+ * <p>Also warns of a transaction manager set to {@code SYNCHRONIZATION_NEVER}: the guard cannot
+ * wait for its commits, so a guarded remove in its transactions keeps the key's fingerprint (a
+ * false positive until the next rebuild) instead of taking it before the delete is committed.
  */
 public final class TransactionOrderCheck implements SmartInitializingSingleton {
+
+  private static final System.Logger LOG = System.getLogger(TransactionOrderCheck.class.getName());
 
   private final ListableBeanFactory beanFactory;
 
@@ -24,6 +32,22 @@ public final class TransactionOrderCheck implements SmartInitializingSingleton {
 
   @Override
   public void afterSingletonsInstantiated() {
+    for (Map.Entry<String, AbstractPlatformTransactionManager> e :
+        beanFactory
+            .getBeansOfType(AbstractPlatformTransactionManager.class, false, false)
+            .entrySet()) {
+      if (e.getValue().getTransactionSynchronization()
+          == AbstractPlatformTransactionManager.SYNCHRONIZATION_NEVER) {
+        LOG.log(
+            Level.WARNING,
+            "Transaction manager '"
+                + e.getKey()
+                + "' is set to SYNCHRONIZATION_NEVER: Cuckoo guards cannot wait for its commits,"
+                + " so a guarded remove in its transactions keeps the key's fingerprint (a false"
+                + " positive) until the next rebuild. Leave it at SYNCHRONIZATION_ALWAYS (the"
+                + " default) or SYNCHRONIZATION_ON_ACTUAL_TRANSACTION.");
+      }
+    }
     GuardAdvisor guard =
         beanFactory.getBean(ProxyCuckooGuardConfiguration.ADVISOR_BEAN_NAME, GuardAdvisor.class);
     Map<String, Advisor> advisors = beanFactory.getBeansOfType(Advisor.class, false, false);
