@@ -33,11 +33,22 @@ final class SpringTransactionHooks implements TransactionHooks {
     }
     TransactionSynchronizationManager.registerSynchronization(
         new TransactionSynchronization() {
+          // Spring calls beforeCompletion before the commit (and before a rollback) on every
+          // synchronization registered by then; one registered later, in an afterCommit (or
+          // another's beforeCompletion), still gets afterCompletion, with the status of a commit
+          // that came before its write
+          private volatile boolean beforeCompletion;
+
+          @Override
+          public void beforeCompletion() {
+            beforeCompletion = true;
+          }
+
           @Override
           public void afterCompletion(int status) {
             completion.accept(
                 status == STATUS_COMMITTED
-                    ? Outcome.COMMITTED
+                    ? beforeCompletion ? Outcome.COMMITTED : Outcome.COMMITTED_BEFORE_THE_WRITE
                     : status == STATUS_ROLLED_BACK ? Outcome.ROLLED_BACK : Outcome.UNKNOWN);
           }
         });

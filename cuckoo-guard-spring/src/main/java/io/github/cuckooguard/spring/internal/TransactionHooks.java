@@ -18,7 +18,14 @@ interface TransactionHooks {
     COMMITTED,
     ROLLED_BACK,
     /** Neither is known (a heuristic outcome, a failed commit): the write may or may not stand. */
-    UNKNOWN
+    UNKNOWN,
+    /**
+     * The transaction committed, but the write was made after its commit had begun (in one of its
+     * {@code afterCommit} or {@code beforeCompletion} callbacks, where Spring warns that no commit
+     * follows): the write itself commits later (when the manager's cleanup resets auto-commit) or
+     * never, and nothing here can wait for it.
+     */
+    COMMITTED_BEFORE_THE_WRITE
   }
 
   /** Hooks for this class path: spring-tx's synchronizations if present, otherwise none. */
