@@ -3,6 +3,7 @@ package io.github.cuckooguard.cluster.hazelcast;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -381,6 +382,6 @@ class KilledMidDumpStreamTest {
   }
 
   private void kill9(String name) throws Exception {
-    WritingMember.kill9(processes.get(name));
+    MemberJvms.kill9(processes.get(name));
   }
 }

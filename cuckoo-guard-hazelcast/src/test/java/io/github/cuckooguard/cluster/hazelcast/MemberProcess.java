@@ -3,6 +3,7 @@ package io.github.cuckooguard.cluster.hazelcast;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
+import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Arrays;

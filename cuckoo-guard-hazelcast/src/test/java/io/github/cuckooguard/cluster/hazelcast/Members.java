@@ -1,13 +1,12 @@
 package io.github.cuckooguard.cluster.hazelcast;
 
 import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
-import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.Funnels;
 import io.github.cuckooguard.KeySource;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,19 +72,8 @@ final class Members implements AutoCloseable {
   }
 
   static Config config(String cluster, int basePort) {
-    Config config = new Config().setClusterName(cluster);
-    config.setProperty("hazelcast.phone.home.enabled", "false");
-    config.setProperty("hazelcast.logging.type", "none");
+    Config config = MemberJvms.loopbackConfig(cluster, basePort, PORTS);
     config.getExecutorConfig("cuckoo-guard").setPoolSize(EXECUTOR_THREADS);
-    NetworkConfig network =
-        config.getNetworkConfig().setPort(basePort).setPortAutoIncrement(true).setPortCount(PORTS);
-    network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-    JoinConfig join = network.getJoin();
-    join.getMulticastConfig().setEnabled(false);
-    join.getAutoDetectionConfig().setEnabled(false);
-    for (int p = basePort; p < basePort + PORTS; p++) {
-      join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + p);
-    }
     return config;
   }
 

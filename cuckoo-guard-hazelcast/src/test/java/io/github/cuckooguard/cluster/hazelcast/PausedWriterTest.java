@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,7 +118,7 @@ class PausedWriterTest {
     HazelcastGuardGroup<Long> b = reader(bMember, source);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(SeparateProcessTest.JVM_FLAGS);
+    command.addAll(MemberJvms.JVM_FLAGS);
     command.addAll(
         List.of(
             "-cp",

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,23 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeparateProcessTest {
 
-  static final List<String> JVM_FLAGS =
-      List.of(
-          "--add-modules",
-          "java.se",
-          "--add-exports",
-          "java.base/jdk.internal.ref=ALL-UNNAMED",
-          "--add-opens",
-          "java.base/java.lang=ALL-UNNAMED",
-          "--add-opens",
-          "java.base/sun.nio.ch=ALL-UNNAMED",
-          "--add-opens",
-          "java.management/sun.management=ALL-UNNAMED",
-          "--add-opens",
-          "jdk.management/com.sun.management.internal=ALL-UNNAMED",
-          "-Djava.net.preferIPv4Stack=true",
-          "-Xmx256m");
-
   @TempDir Path dir;
   private Path source;
   private Members members;
@@ -65,7 +50,7 @@ class SeparateProcessTest {
     b = members.group(second, action -> readSource().forEach(action));
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(JVM_FLAGS);
+    command.addAll(MemberJvms.JVM_FLAGS);
     command.addAll(
         List.of(
             "-cp",
@@ -237,9 +222,6 @@ class SeparateProcessTest {
   }
 
   private void signal(String which) throws Exception {
-    Process kill =
-        new ProcessBuilder("kill", which, Long.toString(child.pid())).inheritIO().start();
-    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    assertThat(kill.exitValue()).isZero();
+    MemberJvms.signal(child, which);
   }
 }

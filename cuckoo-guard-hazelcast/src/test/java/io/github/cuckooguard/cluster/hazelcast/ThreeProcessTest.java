@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -111,7 +112,7 @@ class ThreeProcessTest {
   }
 
   private void kill9(String name) throws Exception {
-    WritingMember.kill9(processes.get(name));
+    MemberJvms.kill9(processes.get(name));
   }
 
   private Member newMember(List<Member> known) {

@@ -2,6 +2,8 @@ package io.github.cuckooguard.cluster.hazelcast;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
+import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.io.IOException;
 import java.io.Serializable;
@@ -57,36 +59,15 @@ public final class WritingMember {
    */
   static Process launch(Path dir, String cluster, int basePort, String name, String... more)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(SeparateProcessTest.JVM_FLAGS);
-    command.addAll(
-        List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            WritingMember.class.getName(),
-            cluster,
-            Integer.toString(basePort),
-            dir.toString(),
-            name));
+    List<String> command =
+        new ArrayList<>(
+            MemberJvms.javaCommand(
+                WritingMember.class, cluster, Integer.toString(basePort), dir.toString(), name));
     command.addAll(List.of(more));
     return new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve(name + ".log").toFile())
         .start();
-  }
-
-  /** Kills {@code process} with {@code kill -9} and waits until it is gone (10 s at most). */
-  static void kill9(Process process) throws IOException, InterruptedException {
-    Process kill =
-        new ProcessBuilder("kill", "-9", Long.toString(process.pid())).inheritIO().start();
-    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-      throw new AssertionError("kill -9 " + process.pid() + " failed");
-    }
-    if (!process.waitFor(10, TimeUnit.SECONDS)) {
-      throw new AssertionError("process " + process.pid() + " still alive 10 s after kill -9");
-    }
   }
 
   public static void main(String[] args) throws Exception {

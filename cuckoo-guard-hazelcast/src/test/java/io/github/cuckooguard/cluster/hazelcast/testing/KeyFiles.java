@@ -1,4 +1,4 @@
-package io.github.cuckooguard.cluster.hazelcast;
+package io.github.cuckooguard.cluster.hazelcast.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,12 +22,12 @@ import java.util.List;
  * the start until the first end of file (so no line break is ever inserted), and only lines ended
  * by their own {@code \n} count: a line still being written, or cut short by a kill, is not read.
  */
-final class KeyFiles {
+public final class KeyFiles {
 
   private KeyFiles() {}
 
   /** The keys of the complete lines of {@code file}, in file order. */
-  static List<Long> completeLines(Path file) throws IOException {
+  public static List<Long> completeLines(Path file) throws IOException {
     try (InputStream in = Files.newInputStream(file)) {
       return completeLines(in, file);
     }
@@ -37,7 +37,7 @@ final class KeyFiles {
    * The keys of the complete lines in the bytes {@code in} yields up to its first end of file (a
    * file being appended to may report one in the middle of an append; what follows is not read).
    */
-  static List<Long> completeLines(InputStream in, Object where) throws IOException {
+  public static List<Long> completeLines(InputStream in, Object where) throws IOException {
     List<Long> keys = new ArrayList<>();
     addCompleteLines(in.readAllBytes(), keys, where);
     return keys;
@@ -49,7 +49,8 @@ final class KeyFiles {
    *
    * @throws IOException if a complete line is not a key (digits, optionally followed by {@code ;})
    */
-  static void addCompleteLines(byte[] bytes, List<Long> keys, Object where) throws IOException {
+  public static void addCompleteLines(byte[] bytes, List<Long> keys, Object where)
+      throws IOException {
     int start = 0;
     for (int i = 0; i < bytes.length; i++) {
       if (bytes[i] != '\n') {
