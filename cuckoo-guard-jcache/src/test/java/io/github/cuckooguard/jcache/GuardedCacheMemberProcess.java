@@ -12,12 +12,10 @@ import io.github.cuckooguard.cluster.hazelcast.testing.KeyFiles;
 import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -116,17 +114,6 @@ public final class GuardedCacheMemberProcess {
     return config;
   }
 
-  /** Every complete key line of the key files in {@code dir}. */
-  static List<Long> presentKeys(Path dir) throws IOException {
-    List<Long> keys = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "keys-*.txt")) {
-      for (Path file : files) {
-        keys.addAll(KeyFiles.completeLines(file));
-      }
-    }
-    return keys;
-  }
-
   /** The keys {@code name} writes: its own range, apart from the other members' and the probes. */
   static long keyBase(String name) {
     return ((name.hashCode() & 0xffffL) + 1) << 32;
@@ -217,7 +204,7 @@ public final class GuardedCacheMemberProcess {
       long start = System.currentTimeMillis();
       List<Long> keys;
       try {
-        keys = presentKeys(dir);
+        keys = KeyFiles.presentKeys(dir);
       } catch (IOException e) {
         continue; // a file listed while created: read again
       }

@@ -8,7 +8,6 @@ import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -42,15 +41,9 @@ public final class WritingMember {
 
   private WritingMember() {}
 
-  /** Every complete key line in {@code dir}'s key files ({@link KeyFiles#completeLines}). */
+  /** Every complete key line in {@code dir}'s key files ({@link KeyFiles#presentKeys}). */
   static List<Long> presentKeys(Path dir) throws IOException {
-    List<Long> keys = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "keys-*.txt")) {
-      for (Path file : files) {
-        keys.addAll(KeyFiles.completeLines(file)); // not readAllLines: see KeyFiles
-      }
-    }
-    return keys;
+    return KeyFiles.presentKeys(dir);
   }
 
   /**

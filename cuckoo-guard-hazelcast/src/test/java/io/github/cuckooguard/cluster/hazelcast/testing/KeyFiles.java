@@ -3,6 +3,7 @@ package io.github.cuckooguard.cluster.hazelcast.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,20 @@ import java.util.List;
 public final class KeyFiles {
 
   private KeyFiles() {}
+
+  /**
+   * The keys of the complete lines of every key file ({@code keys-*.txt}) in {@code dir}: the keys
+   * present at the source when this was called.
+   */
+  public static List<Long> presentKeys(Path dir) throws IOException {
+    List<Long> keys = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "keys-*.txt")) {
+      for (Path file : files) {
+        keys.addAll(completeLines(file));
+      }
+    }
+    return keys;
+  }
 
   /** The keys of the complete lines of {@code file}, in file order. */
   public static List<Long> completeLines(Path file) throws IOException {
