@@ -30,6 +30,10 @@ import org.springframework.util.ClassUtils;
  *       is known: {@code abort()} at once if the method reports that it created nothing; inside a
  *       transaction active at the call, {@code visible()} after commit, {@code abort()} after
  *       rollback ({@code afterCompletion}); without one, {@code visible()} when the method returns.
+ *       Where the row commits later than that, without a callback (the add was made in an {@code
+ *       afterCommit}, after its transaction's commit; or in a transaction whose end cannot be
+ *       followed), {@code visible()} once the transaction's manager released its resources ({@link
+ *       TransactionHooks#whenResourcesReleased}), so the key is in flight until its row committed.
  *   <li><b>remove</b>: {@code beginLeave} before the method runs; {@code cancel()} at once if the
  *       method throws or reports that it removed nothing; otherwise {@code gone()} after the active
  *       transaction commits ({@code cancel()} if it rolls back or ends unknown), or when the method
@@ -78,6 +82,7 @@ public final class GuardInterceptor implements MethodInterceptor {
   private static final System.Logger LOG = System.getLogger(GuardInterceptor.class.getName());
 
   private final AtomicBoolean unfollowedWarned = new AtomicBoolean();
+  private final AtomicBoolean unfollowedAddWarned = new AtomicBoolean();
 
   private final GuardOperationSource operations;
   private final GuardRegistry registry;
@@ -202,7 +207,7 @@ public final class GuardInterceptor implements MethodInterceptor {
                         + "key must be known before the method runs (assign the id before saving); the method was "
                         + "not called"));
     ReplicatedGuard<Object> group = guard.replicated();
-    Enter enter = new Enter(guard, guard.guard().beginEnter(key));
+    Enter enter = new Enter(guard, guard.guard().beginEnter(key), transactions);
     boolean inTransaction;
     try {
       inTransaction =
@@ -216,16 +221,41 @@ public final class GuardInterceptor implements MethodInterceptor {
       result = invocation.proceed();
     } catch (Throwable ex) {
       if (!inTransaction) {
-        enter.visible(); // the write may have happened: never abort an unknown outcome
+        visibleAfterTheCall(enter, guard); // the write may have happened: never abort an unknown
       }
       throw ex;
     }
     if (operation.requireOutcome().definitelyNothingDone(result)) {
       enter.abort();
     } else if (!inTransaction) {
-      enter.visible();
+      visibleAfterTheCall(enter, guard);
     }
     return result;
+  }
+
+  /**
+   * Ends an add made outside a transaction that can be followed: now, or, if a transaction may be
+   * active that cannot be followed (synchronization off, its resources bound), once that
+   * transaction's resources are released. Its row is visible to others only from that commit on,
+   * and a rebuild scanning before it would not see the row: until then the key stays in flight, so
+   * the rebuild keeps its fingerprint ({@code LateAddTest}).
+   */
+  private void visibleAfterTheCall(Enter enter, GuardHandle guard) {
+    if (!transactions.unfollowedTransactionPossible()
+        || !transactions.whenResourcesReleased(enter::visible)) {
+      enter.visible();
+      return;
+    }
+    if (unfollowedAddWarned.compareAndSet(false, true)) {
+      LOG.log(
+          Level.WARNING,
+          () ->
+              "Guard '"
+                  + guard.name()
+                  + "': a guarded add ran in a transaction without transaction synchronization (a"
+                  + " transaction manager set to SYNCHRONIZATION_NEVER?); its key stays in flight"
+                  + " until the transaction's resources are released. Logged once.");
+    }
   }
 
   private @Nullable Object remove(
@@ -506,13 +536,21 @@ public final class GuardInterceptor implements MethodInterceptor {
   static final class Enter {
     final GuardHandle guard;
     final PendingEnter<Object> pending;
+    private final TransactionHooks transactions;
     private ReplicatedGuard.@Nullable Enter<Object> replicated;
+
+    /**
+     * The end of an enter made late, before its row commits, by {@link #committedBeforeTheWrite}.
+     */
+    private @Nullable Runnable late;
+
     private boolean failed;
     private boolean aborted;
 
-    Enter(GuardHandle guard, PendingEnter<Object> pending) {
+    Enter(GuardHandle guard, PendingEnter<Object> pending, TransactionHooks transactions) {
       this.guard = guard;
       this.pending = pending;
+      this.transactions = transactions;
     }
 
     synchronized void replicated(ReplicatedGuard.Enter<Object> enter) {
@@ -532,10 +570,23 @@ public final class GuardInterceptor implements MethodInterceptor {
       if (aborted) {
         return; // nothing became visible through this add
       }
+      Runnable l = late;
+      if (l != null) {
+        late = null;
+        safely(guard, "visible() of a late enter", l);
+        return;
+      }
       ReplicatedGuard.Enter<Object> r = replicated;
       ReplicatedGuard<Object> group = guard.replicated();
       if (group != null && r == null) {
-        lateVisible(group);
+        ReplicatedGuard.Enter<Object> entered = enterLate(group, true);
+        if (entered != null) {
+          safely(guard, "visible() of a late enter", entered::visible);
+        } else {
+          guard
+              .guard()
+              .markStale("a guarded add became visible before the cluster acknowledged it");
+        }
       } else if (!pending.isDone()) {
         safely(guard, "visible() of an enter", r != null ? r::visible : pending::visible);
       }
@@ -554,36 +605,84 @@ public final class GuardInterceptor implements MethodInterceptor {
      * for the late enter and restored afterwards. Given up on an interrupt, the enter was aborted
      * on every instance and only this one marked stale, so another instance holding its lease
      * answered "absent" for the committed row ({@code LateVisibleTest}).
+     *
+     * @param visible whether the row may be visible already (an error) or commits only later, with
+     *     the manager's cleanup ({@link #committedBeforeTheWrite})
+     * @return the enter replicated now, still to end; null if it failed (the local enter is ended)
      */
-    private void lateVisible(ReplicatedGuard<Object> group) {
+    private ReplicatedGuard.@Nullable Enter<Object> enterLate(
+        ReplicatedGuard<Object> group, boolean visible) {
       LOG.log(
-          Level.ERROR,
+          visible ? Level.ERROR : Level.WARNING,
           () ->
               "Guard '"
                   + guard.name()
                   + "': the guarded add of "
                   + pending.key()
-                  + " became visible "
-                  + (failed
-                      ? "after the other instances failed to acknowledge it"
-                      : "before its enter was sent to the other instances")
-                  + "; entering it on every instance late");
+                  + (visible
+                      ? " became visible "
+                          + (failed
+                              ? "after the other instances failed to acknowledge it"
+                              : "before its enter was sent to the other instances")
+                          + "; entering it on every instance late"
+                      : " was made after its transaction's commit began (in an afterCommit"
+                          + " callback); entering it on every instance before the transaction's"
+                          + " cleanup commits it"));
       boolean interrupted = Thread.interrupted();
       try {
-        if (failed || pending.isDone()) { // replicate() aborted the local enter: a new one
-          group.beginEnter(pending.key()).visible();
-        } else {
-          group.replicate(List.of(pending)).get(0).visible();
-        }
+        // after a failed replication (which aborted the local enter) a new one
+        return failed || pending.isDone()
+            ? group.beginEnter(pending.key())
+            : group.replicate(List.of(pending)).get(0);
       } catch (InterruptedException | RuntimeException ex) {
         if (ex instanceof InterruptedException) {
           interrupted = true;
         }
-        guard.guard().markStale("a guarded add became visible before the cluster acknowledged it");
+        return null;
       } finally {
         if (interrupted) {
           Thread.currentThread().interrupt();
         }
+      }
+    }
+
+    /**
+     * The transaction committed before this add wrote (the add was made in one of its {@code
+     * afterCommit} callbacks): the row commits later, with the manager's cleanup (a JDBC
+     * connection's auto-commit reset), or never. The enter stays in flight until that cleanup has
+     * released the transaction's resources, so a rebuild scanning before the row commits keeps its
+     * fingerprint ({@code LateAddTest}); a clustered enter that the batch never sent (its
+     * beforeCommit had passed) is replicated now, still before that commit. If that fails the other
+     * instances are not covered (logged), this one is: a new local enter stays in flight instead.
+     * Where nothing can be watched the enter ends now, as before.
+     */
+    private void committedBeforeTheWrite() {
+      synchronized (this) {
+        if (aborted || pending.isDone() && replicated == null && !failed) {
+          return; // ended already
+        }
+        ReplicatedGuard<Object> group = guard.replicated();
+        if (group != null && replicated == null && late == null) {
+          ReplicatedGuard.Enter<Object> entered = enterLate(group, false);
+          if (entered != null) {
+            late = entered::visible;
+          } else {
+            LOG.log(
+                Level.ERROR,
+                () ->
+                    "Guard '"
+                        + guard.name()
+                        + "': the other instances did not acknowledge the guarded add of "
+                        + pending.key()
+                        + "; they may answer \"absent\" for it until their next rebuild");
+            PendingEnter<Object> local =
+                pending.isDone() ? guard.guard().beginEnter(pending.key()) : pending;
+            late = local::visible;
+          }
+        }
+      }
+      if (!transactions.whenResourcesReleased(this::visible)) {
+        visible();
       }
     }
 
@@ -599,9 +698,8 @@ public final class GuardInterceptor implements MethodInterceptor {
 
     void completed(TransactionHooks.Outcome outcome) {
       switch (outcome) {
-        // a write made after the commit began commits with the manager's cleanup, after this
-        // (see the README: an add there is exact only until a rebuild scans before that cleanup)
-        case COMMITTED, COMMITTED_BEFORE_THE_WRITE -> visible();
+        case COMMITTED -> visible();
+        case COMMITTED_BEFORE_THE_WRITE -> committedBeforeTheWrite();
         case ROLLED_BACK -> abort();
         case UNKNOWN -> {
           visible();

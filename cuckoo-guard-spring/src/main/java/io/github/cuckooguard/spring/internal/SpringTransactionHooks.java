@@ -1,12 +1,15 @@
 package io.github.cuckooguard.spring.internal;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttribute;
+import org.springframework.transaction.support.ResourceHolderSupport;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -65,6 +68,26 @@ final class SpringTransactionHooks implements TransactionHooks {
   public boolean unfollowedTransactionPossible() {
     return !TransactionSynchronizationManager.isSynchronizationActive()
         && !TransactionSynchronizationManager.getResourceMap().isEmpty();
+  }
+
+  /**
+   * The holders bound to this thread that a transaction manager marked as synchronized with its
+   * transaction ({@code doBegin} does, whatever the synchronization setting), watched by {@link
+   * ResourceReleaseWatch} until the manager's cleanup clears them. JTA's manager binds none: false.
+   */
+  @Override
+  public boolean whenResourcesReleased(Runnable released) {
+    List<ResourceHolderSupport> holders = new ArrayList<>();
+    for (Object value : TransactionSynchronizationManager.getResourceMap().values()) {
+      if (value instanceof ResourceHolderSupport holder && holder.isSynchronizedWithTransaction()) {
+        holders.add(holder);
+      }
+    }
+    if (holders.isEmpty()) {
+      return false;
+    }
+    ResourceReleaseWatch.watch(holders, released);
+    return true;
   }
 
   @Override

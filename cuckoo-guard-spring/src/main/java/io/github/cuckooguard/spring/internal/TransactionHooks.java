@@ -54,6 +54,16 @@ interface TransactionHooks {
    */
   boolean unfollowedTransactionPossible();
 
+  /**
+   * Arranges for {@code released} to run, on another thread, once the transaction whose resources
+   * are bound to this thread now has ended (committed or rolled back) and its manager has released
+   * them: for a write whose commit {@link #onCompletion} cannot wait for (one made in an {@code
+   * afterCommit}, or while {@link #unfollowedTransactionPossible}).
+   *
+   * @return false if no transaction's resources are bound now: nothing was arranged
+   */
+  boolean whenResourcesReleased(Runnable released);
+
   /** Work a transaction does once, before it commits. */
   interface BeforeCommit {
     /**
@@ -100,6 +110,11 @@ interface TransactionHooks {
 
     @Override
     public boolean unfollowedTransactionPossible() {
+      return false;
+    }
+
+    @Override
+    public boolean whenResourcesReleased(Runnable released) {
       return false;
     }
 
