@@ -44,8 +44,14 @@ public final class TransactionOrderCheck implements SmartInitializingSingleton {
                 + e.getKey()
                 + "' is set to SYNCHRONIZATION_NEVER: Cuckoo guards cannot wait for its commits,"
                 + " so a guarded remove in its transactions keeps the key's fingerprint (a false"
-                + " positive) until the next rebuild. Leave it at SYNCHRONIZATION_ALWAYS (the"
-                + " default) or SYNCHRONIZATION_ON_ACTUAL_TRANSACTION.");
+                + " positive) until the next rebuild, and a guarded add stays in flight until the"
+                + " manager released its connection or session"
+                + (e.getValue().getClass().getName().contains(".jta.")
+                    ? " (a JTA manager binds none: there an add ends when the method returns, and"
+                        + " a rebuild scanning before the commit misses its row)"
+                    : "")
+                + ". Leave it at SYNCHRONIZATION_ALWAYS (the default) or"
+                + " SYNCHRONIZATION_ON_ACTUAL_TRANSACTION.");
       }
     }
     GuardAdvisor guard =
