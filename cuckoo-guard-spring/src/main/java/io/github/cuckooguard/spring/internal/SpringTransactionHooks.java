@@ -2,7 +2,10 @@ package io.github.cuckooguard.spring.internal;
 
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +45,24 @@ final class SpringTransactionHooks implements TransactionHooks {
           // that came before its write
           private volatile boolean beforeCompletion;
 
+          // Spring (6.2 on) tells every synchronization of the transaction of each savepoint
+          // created and each rollback to one: a rollback to a savepoint this one never heard
+          // created goes back to before its registration, so it undid the write
+          private final Set<Object> savepoints = Collections.newSetFromMap(new IdentityHashMap<>());
+          private volatile boolean undone;
+
+          @Override
+          public void savepoint(Object savepoint) {
+            savepoints.add(savepoint);
+          }
+
+          @Override
+          public void savepointRollback(Object savepoint) {
+            if (!savepoints.contains(savepoint)) {
+              undone = true;
+            }
+          }
+
           @Override
           public void beforeCompletion() {
             beforeCompletion = true;
@@ -51,7 +72,9 @@ final class SpringTransactionHooks implements TransactionHooks {
           public void afterCompletion(int status) {
             completion.accept(
                 status == STATUS_COMMITTED
-                    ? beforeCompletion ? Outcome.COMMITTED : Outcome.COMMITTED_BEFORE_THE_WRITE
+                    ? !beforeCompletion
+                        ? Outcome.COMMITTED_BEFORE_THE_WRITE
+                        : undone ? Outcome.COMMITTED_AFTER_A_SAVEPOINT_ROLLBACK : Outcome.COMMITTED
                     : status == STATUS_ROLLED_BACK ? Outcome.ROLLED_BACK : Outcome.UNKNOWN);
           }
         });

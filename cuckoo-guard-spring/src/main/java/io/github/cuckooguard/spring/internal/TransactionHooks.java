@@ -25,7 +25,13 @@ interface TransactionHooks {
      * follows): the write itself commits later (when the manager's cleanup resets auto-commit) or
      * never, and nothing here can wait for it.
      */
-    COMMITTED_BEFORE_THE_WRITE
+    COMMITTED_BEFORE_THE_WRITE,
+    /**
+     * The transaction committed, but it was rolled back to a savepoint taken before the completion
+     * was registered (a {@code NESTED} scope around the write, or a savepoint the caller took and
+     * rolled back to): a write made after that savepoint was undone.
+     */
+    COMMITTED_AFTER_A_SAVEPOINT_ROLLBACK
   }
 
   /** Hooks for this class path: spring-tx's synchronizations if present, otherwise none. */
