@@ -31,10 +31,14 @@ import java.lang.annotation.Target;
  * this add) after rollback ({@code afterCompletion}); a method that reports it created nothing
  * aborts it at once. When the method throws and no transaction is active, the enter is kept,
  * because the write may have happened: a spare fingerprint at worst, never a false negative. The
- * method's write must take part in the transaction active at the call: a method declared
+ * method's write should take part in the transaction active at the call: a method declared
  * {@code @Transactional(propagation = REQUIRES_NEW)} or {@code NOT_SUPPORTED} fails the start of
- * the context, since a rollback of the outer transaction would abort the enter of a row that was
- * committed.
+ * the context. A transaction of its own begun inside the body (a {@code REQUIRES_NEW} template, a
+ * method of another transaction manager) suspends the caller's transaction, which the guard hears:
+ * the enter is then never aborted by the caller's rollback (a spare fingerprint at worst) and,
+ * clustered, is sent to the other instances before that inner transaction begins. A write on a
+ * connection outside Spring's transactions (auto-commit, a data source no manager binds) cannot be
+ * seen and is not covered.
  *
  * <p>The key is evaluated before the method runs, so it must be known then (an id assigned by the
  * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to {@code

@@ -211,7 +211,9 @@ public final class GuardInterceptor implements MethodInterceptor {
     boolean inTransaction;
     try {
       inTransaction =
-          group == null ? transactions.onCompletion(enter::completed) : enlist(enter, group);
+          group == null
+              ? transactions.onCompletion(enter::completed, () -> suspendedDuringTheCall(enter))
+              : enlist(enter, group);
     } catch (RuntimeException ex) {
       enter.abort(); // the method did not run: nothing became visible
       throw ex;
@@ -220,17 +222,45 @@ public final class GuardInterceptor implements MethodInterceptor {
     try {
       result = invocation.proceed();
     } catch (Throwable ex) {
+      enter.returned();
       if (!inTransaction) {
         visibleAfterTheCall(enter, guard); // the write may have happened: never abort an unknown
       }
       throw ex;
     }
+    enter.returned();
     if (operation.requireOutcome().definitelyNothingDone(result)) {
       enter.abort();
     } else if (!inTransaction) {
       visibleAfterTheCall(enter, guard);
     }
     return result;
+  }
+
+  /**
+   * The caller's transaction was suspended while the guarded method ran (it began a transaction of
+   * its own, inside the body or on the method with another transaction manager): the write may be
+   * committed by that transaction even if the caller's rolls back, so the enter must not be aborted
+   * then ({@code OwnTransactionAddTest}); it still ends at the caller's completion, since the write
+   * may as well belong to the caller's transaction. A clustered enter still in the transaction's
+   * batch is replicated now, on the suspending thread, before the inner transaction begins and so
+   * before its commit; if that fails it is entered late ({@link Enter#visible}).
+   */
+  private void suspendedDuringTheCall(Enter enter) {
+    if (!enter.suspended() || !enter.unsent()) {
+      return;
+    }
+    try {
+      replicate(List.of(enter));
+    } catch (IllegalStateException ex) {
+      LOG.log(
+          Level.ERROR,
+          "Guard '"
+              + enter.guard.name()
+              + "': a guarded add began a transaction of its own, and its enter could not be sent"
+              + " to the other instances before; it is entered on them late",
+          ex);
+    }
   }
 
   /**
@@ -335,7 +365,8 @@ public final class GuardInterceptor implements MethodInterceptor {
   private boolean enlist(Enter enter, ReplicatedGuard<Object> group) {
     ClusterBatch batch =
         transactions.perTransaction(this, ClusterBatch.class, () -> new ClusterBatch(this));
-    if (batch != null && transactions.onCompletion(enter::completed)) {
+    if (batch != null
+        && transactions.onCompletion(enter::completed, () -> suspendedDuringTheCall(enter))) {
       if (!batch.add(enter)) {
         replicate(List.of(enter)); // the batch was sent already: by itself, now
       }
@@ -546,6 +577,10 @@ public final class GuardInterceptor implements MethodInterceptor {
 
     private boolean failed;
     private boolean aborted;
+    private boolean returned;
+
+    /** The transaction was suspended during the call: a rollback must not abort. */
+    private boolean ownTransactionPossible;
 
     Enter(GuardHandle guard, PendingEnter<Object> pending, TransactionHooks transactions) {
       this.guard = guard;
@@ -559,6 +594,23 @@ public final class GuardInterceptor implements MethodInterceptor {
 
     synchronized void failed() {
       this.failed = true;
+    }
+
+    /** The guarded method returned (or threw): later suspensions are not its writes'. */
+    synchronized void returned() {
+      returned = true;
+    }
+
+    /**
+     * The caller's transaction was suspended; true if that happened during the call (the first time
+     * or again).
+     */
+    synchronized boolean suspended() {
+      if (returned) {
+        return false;
+      }
+      ownTransactionPossible = true;
+      return true;
     }
 
     /** Clustered, not replicated yet and not ended. */
@@ -701,7 +753,17 @@ public final class GuardInterceptor implements MethodInterceptor {
         // an add undone by a savepoint rollback: its row is gone, the spare copy a false positive
         case COMMITTED, COMMITTED_AFTER_A_SAVEPOINT_ROLLBACK -> visible();
         case COMMITTED_BEFORE_THE_WRITE -> committedBeforeTheWrite();
-        case ROLLED_BACK -> abort();
+        case ROLLED_BACK -> {
+          boolean own;
+          synchronized (this) {
+            own = ownTransactionPossible;
+          }
+          if (own) {
+            visible(); // another transaction may have committed the row: a spare copy at worst
+          } else {
+            abort();
+          }
+        }
         case UNKNOWN -> {
           visible();
           guard

@@ -32,7 +32,7 @@ final class SpringTransactionHooks implements TransactionHooks {
       new AnnotationTransactionAttributeSource(false);
 
   @Override
-  public boolean onCompletion(Consumer<Outcome> completion) {
+  public boolean onCompletion(Consumer<Outcome> completion, Runnable suspended) {
     if (!TransactionSynchronizationManager.isSynchronizationActive()
         || !TransactionSynchronizationManager.isActualTransactionActive()) {
       return false;
@@ -50,6 +50,11 @@ final class SpringTransactionHooks implements TransactionHooks {
           // created goes back to before its registration, so it undid the write
           private final Set<Object> savepoints = Collections.newSetFromMap(new IdentityHashMap<>());
           private volatile boolean undone;
+
+          @Override
+          public void suspend() {
+            suspended.run();
+          }
 
           @Override
           public void savepoint(Object savepoint) {

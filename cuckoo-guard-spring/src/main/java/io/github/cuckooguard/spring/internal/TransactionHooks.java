@@ -50,7 +50,20 @@ interface TransactionHooks {
    *
    * @return false if no transaction is active: nothing was registered
    */
-  boolean onCompletion(Consumer<Outcome> completion);
+  default boolean onCompletion(Consumer<Outcome> completion) {
+    return onCompletion(completion, () -> {});
+  }
+
+  /**
+   * As {@link #onCompletion(Consumer)}, and calls {@code suspended} on the transaction's thread
+   * each time the transaction is suspended (a transaction of its own begins, {@code REQUIRES_NEW}
+   * or {@code NOT_SUPPORTED}, or one of another transaction manager), before that transaction
+   * begins: writes made until the matching resume belong to another transaction, which may commit
+   * when this one rolls back.
+   *
+   * @return false if no transaction is active: nothing was registered
+   */
+  boolean onCompletion(Consumer<Outcome> completion, Runnable suspended);
 
   /**
    * Whether a transaction may be active now that {@link #onCompletion} cannot follow: transaction
@@ -110,7 +123,7 @@ interface TransactionHooks {
     INSTANCE;
 
     @Override
-    public boolean onCompletion(Consumer<Outcome> completion) {
+    public boolean onCompletion(Consumer<Outcome> completion, Runnable suspended) {
       return false;
     }
 
