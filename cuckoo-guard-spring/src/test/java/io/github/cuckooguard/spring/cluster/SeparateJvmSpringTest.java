@@ -13,7 +13,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -163,40 +165,23 @@ class SeparateJvmSpringTest {
     await("w1 writes on", 40, "w1", s -> s.written() >= w1AtKill + 300);
     await("w2 writes on", 40, "w2", s -> s.written() >= w2AtKill + 300);
 
-    Status cBefore = status("c");
-    long w1AtStop = status("w1").written();
-    long w2AtStop = status("w2").written();
-    Process c = processes.get("c");
-    MemberJvms.signal(c, "-STOP");
-    Thread.sleep(PAUSE_MILLIS); // what is measured: the writers go on meanwhile
-    long w1AtCont = status("w1").written();
-    long w2AtCont = status("w2").written();
-    long writtenWhilePaused = w1AtCont - w1AtStop + w2AtCont - w2AtStop;
-    long resumed = System.currentTimeMillis();
-    MemberJvms.signal(c, "-CONT");
-    // A round that began after the resume read every key written while c was stopped.
-    await("c checks every key after SIGCONT", 30, "c", s -> s.lastRoundStartMillis() > resumed);
-    await(
-        "c answers 'absent' again",
-        RECOVER_SECONDS,
-        "c",
-        s -> s.lastAbsentAnswerMillis() > resumed);
-    long recoveredMillis = status("c").lastAbsentAnswerMillis() - resumed;
-    await(
-        "a second round of c", 30, "c", s -> s.lastRoundStartMillis() > resumed + recoveredMillis);
-    await("w1 writes after SIGCONT", 30, "w1", s -> s.written() >= w1AtCont + 100);
-    await("w2 writes after SIGCONT", 30, "w2", s -> s.written() >= w2AtCont + 100);
+    Pause cPause = pause("c", "w1", "w2");
+    Pause w2Pause = pause("w2", "w1");
 
+    // Every checker reads every key once more, after both pauses and recoveries.
+    long settled = System.currentTimeMillis();
+    for (String name : new String[] {"w1", "w2", "c"}) {
+      await("a last round of " + name, 30, name, s -> s.lastRoundStartMillis() > settled);
+    }
     Status cs = status("c");
     Status w1 = status("w1");
     Status w2 = status("w2");
     System.out.printf(
         "SeparateJvmSpringTest: %d s to start 4 JVMs; written w1 %d, w2 %d, w3 %d (killed after);"
-            + " failed writes w1 %d, w2 %d; slowest insert w1 %d ms, w2 %d ms; written while c (%d"
-            + " partitions) was stopped %d ms: %d; guard checks w1 %d, w2 %d, w3 %d, c %d; false"
-            + " negatives w1 %d, w2 %d, w3 %d, c %d; guarded finds w1 %d, w2 %d, c %d, null for"
-            + " present w1 %d, w2 %d, c %d; c's lapses %d -> %d, passed through after SIGCONT: %s;"
-            + " c answered 'absent' again %d ms after SIGCONT; %d s from start, %d s of writes%n",
+            + " failed writes w1 %d, w2 %d; slowest insert w1 %d ms, w2 %d ms; guard checks w1 %d,"
+            + " w2 %d, w3 %d, c %d; false negatives w1 %d, w2 %d, w3 %d, c %d; guarded finds w1"
+            + " %d, w2 %d, c %d, null for present rows w1 %d, w2 %d, c %d; %d s from start, %d s"
+            + " of writes%n  pause of c: %s%n  pause of w2: %s%n",
         startupSeconds,
         w1.written(),
         w2.written(),
@@ -205,9 +190,6 @@ class SeparateJvmSpringTest {
         w2.failedWrites(),
         w1.slowestWriteMillis(),
         w2.slowestWriteMillis(),
-        cBefore.partitionsOwned(),
-        PAUSE_MILLIS,
-        writtenWhilePaused,
         w1.checked(),
         w2.checked(),
         w3.checked(),
@@ -222,28 +204,105 @@ class SeparateJvmSpringTest {
         w1.findFalseNegatives(),
         w2.findFalseNegatives(),
         cs.findFalseNegatives(),
-        cBefore.lapses(),
-        cs.lapses(),
-        cs.lastPassThroughMillis() > resumed,
-        recoveredMillis,
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0),
-        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started),
+        cPause,
+        w2Pause);
     long keys = w1.written() + w2.written() + w3.written();
     for (Status s : new Status[] {w1, w2, w3, cs}) {
       assertThat(s.falseNegatives()).as("false negatives, log " + dir).isZero();
       assertThat(s.findFalseNegatives()).as("guarded finds null for present rows").isZero();
     }
-    assertThat(cBefore.partitionsOwned()).as("partitions c owned when paused").isPositive();
-    assertThat(writtenWhilePaused).as("writes while c was stopped").isPositive();
-    assertThat(cs.lapses())
-        .as("c's lease ran out while paused: a lapse")
-        .isGreaterThan(cBefore.lapses());
-    assertThat(cs.lastPassThroughMillis())
-        .as("c passed through after SIGCONT")
-        .isGreaterThan(resumed);
+    for (Pause pause : new Pause[] {cPause, w2Pause}) {
+      assertThat(pause.partitionsOwned()).as("partitions owned when paused: " + pause).isPositive();
+      assertThat(pause.writtenMeanwhile()).as("writes during the pause: " + pause).isPositive();
+      assertThat(pause.lapsed()).as("its lease ran out while paused: " + pause).isTrue();
+      assertThat(pause.passedThroughAfter()).as("passed through after SIGCONT: " + pause).isTrue();
+    }
     for (Status s : new Status[] {w1, w2, cs}) {
       assertThat(s.checked()).as("checks (floor: every key once)").isGreaterThanOrEqualTo(keys);
       assertThat(s.finds()).as("guarded finds").isPositive();
     }
+  }
+
+  /**
+   * What a pause showed: the partitions the paused member owned, the rows the others wrote while it
+   * was stopped, whether its lease lapsed and it passed through after SIGCONT, how long after
+   * SIGCONT it answered "absent" again, and which other members passed through during the pause.
+   */
+  record Pause(
+      String name,
+      long partitionsOwned,
+      long writtenMeanwhile,
+      boolean lapsed,
+      boolean passedThroughAfter,
+      long recoveredMillis,
+      List<String> othersPassedThrough) {}
+
+  /**
+   * Stops {@code name} with SIGSTOP for {@value #PAUSE_MILLIS} ms while {@code writers} write on,
+   * resumes it, and waits until it has answered "absent" again, has read every key once more, and
+   * (it and) the writers have written again.
+   */
+  private Pause pause(String name, String... writers) throws Exception {
+    Status before = status(name);
+    Map<String, Long> atStop = new LinkedHashMap<>();
+    for (String w : writers) {
+      atStop.put(w, status(w).written());
+    }
+    long stopped = System.currentTimeMillis();
+    Process process = processes.get(name);
+    MemberJvms.signal(process, "-STOP");
+    Thread.sleep(PAUSE_MILLIS); // what is measured: the writers go on meanwhile
+    long meanwhile = 0;
+    List<String> othersPassedThrough = new ArrayList<>();
+    Map<String, Long> atCont = new LinkedHashMap<>();
+    for (String w : writers) {
+      Status s = status(w);
+      atCont.put(w, s.written());
+      meanwhile += s.written() - atStop.get(w);
+    }
+    for (String other : processes.keySet()) {
+      if (!other.equals(name) && processes.get(other).isAlive()) {
+        if (status(other).lastPassThroughMillis() > stopped) {
+          othersPassedThrough.add(other);
+        }
+      }
+    }
+    long resumed = System.currentTimeMillis();
+    MemberJvms.signal(process, "-CONT");
+    // A round that began after the resume read every key written while it was stopped.
+    await(
+        name + " checks every key after SIGCONT",
+        30,
+        name,
+        s -> s.lastRoundStartMillis() > resumed);
+    await(
+        name + " answers 'absent' again",
+        RECOVER_SECONDS,
+        name,
+        s -> s.lastAbsentAnswerMillis() > resumed);
+    long recoveredMillis = status(name).lastAbsentAnswerMillis() - resumed;
+    await(
+        "a second round of " + name,
+        30,
+        name,
+        s -> s.lastRoundStartMillis() > resumed + recoveredMillis);
+    long writtenByPaused = status(name).written();
+    if (before.written() > 0) {
+      await(name + " writes after SIGCONT", 30, name, s -> s.written() >= writtenByPaused + 50);
+    }
+    for (String w : writers) {
+      await(w + " writes after SIGCONT", 30, w, s -> s.written() >= atCont.get(w) + 50);
+    }
+    Status after = status(name);
+    return new Pause(
+        name,
+        before.partitionsOwned(),
+        meanwhile,
+        after.lapses() > before.lapses(),
+        after.lastPassThroughMillis() > resumed,
+        recoveredMillis,
+        othersPassedThrough);
   }
 }
