@@ -228,7 +228,8 @@ class SeparateJvmSpringTest {
   /**
    * What a pause showed: the partitions the paused member owned, the rows the others wrote while it
    * was stopped, whether its lease lapsed and it passed through after SIGCONT, how long after
-   * SIGCONT it answered "absent" again, and which other members passed through during the pause.
+   * SIGCONT it answered "absent" again, and for how long each other live member passed through
+   * between the SIGSTOP and the SIGCONT.
    */
   record Pause(
       String name,
@@ -237,7 +238,7 @@ class SeparateJvmSpringTest {
       boolean lapsed,
       boolean passedThroughAfter,
       long recoveredMillis,
-      List<String> othersPassedThrough) {}
+      Map<String, Long> othersPassThroughMillis) {}
 
   /**
    * Stops {@code name} with SIGSTOP for {@value #PAUSE_MILLIS} ms while {@code writers} write on,
@@ -250,24 +251,24 @@ class SeparateJvmSpringTest {
     for (String w : writers) {
       atStop.put(w, status(w).written());
     }
-    long stopped = System.currentTimeMillis();
+    Map<String, Long> othersPassThroughAtStop = new LinkedHashMap<>();
+    for (String other : others(name)) {
+      othersPassThroughAtStop.put(other, status(other).passThroughMillis());
+    }
     Process process = processes.get(name);
     MemberJvms.signal(process, "-STOP");
     Thread.sleep(PAUSE_MILLIS); // what is measured: the writers go on meanwhile
     long meanwhile = 0;
-    List<String> othersPassedThrough = new ArrayList<>();
     Map<String, Long> atCont = new LinkedHashMap<>();
     for (String w : writers) {
       Status s = status(w);
       atCont.put(w, s.written());
       meanwhile += s.written() - atStop.get(w);
     }
-    for (String other : processes.keySet()) {
-      if (!other.equals(name) && processes.get(other).isAlive()) {
-        if (status(other).lastPassThroughMillis() > stopped) {
-          othersPassedThrough.add(other);
-        }
-      }
+    Map<String, Long> othersPassThroughMillis = new LinkedHashMap<>();
+    for (String other : others(name)) {
+      othersPassThroughMillis.put(
+          other, status(other).passThroughMillis() - othersPassThroughAtStop.get(other));
     }
     long resumed = System.currentTimeMillis();
     MemberJvms.signal(process, "-CONT");
@@ -303,6 +304,17 @@ class SeparateJvmSpringTest {
         after.lapses() > before.lapses(),
         after.lastPassThroughMillis() > resumed,
         recoveredMillis,
-        othersPassedThrough);
+        othersPassThroughMillis);
+  }
+
+  /** The members other than {@code name} that are alive. */
+  private List<String> others(String name) {
+    List<String> others = new ArrayList<>();
+    for (Map.Entry<String, Process> e : processes.entrySet()) {
+      if (!e.getKey().equals(name) && e.getValue().isAlive()) {
+        others.add(e.getKey());
+      }
+    }
+    return others;
   }
 }

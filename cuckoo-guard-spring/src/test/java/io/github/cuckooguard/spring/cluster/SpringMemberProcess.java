@@ -94,6 +94,7 @@ public final class SpringMemberProcess {
   private static final AtomicLong LAST_PASS_THROUGH = new AtomicLong();
   private static final AtomicLong LAST_ABSENT_ANSWER = new AtomicLong();
   private static final AtomicLong PARTITIONS_OWNED = new AtomicLong();
+  private static final AtomicLong PASS_THROUGH_MILLIS = new AtomicLong();
 
   private SpringMemberProcess() {}
 
@@ -103,7 +104,8 @@ public final class SpringMemberProcess {
    * guard, its false negatives, guarded finds of present ids, their {@code null}s, checker rounds
    * completed, when (epoch ms) the last completed round began reading the key files, when it last
    * saw the group pass through (0: never), when its guard last answered "absent" for an id nobody
-   * writes (0: never), the group's lapses, the partitions this member owns.
+   * writes (0: never), the group's lapses, the partitions this member owns, and for how long (ms,
+   * sampled every {@value #STATUS_MILLIS} ms) the group passed through (could not answer "absent").
    */
   record Status(
       long written,
@@ -118,10 +120,11 @@ public final class SpringMemberProcess {
       long lastPassThroughMillis,
       long lastAbsentAnswerMillis,
       long lapses,
-      long partitionsOwned) {
+      long partitionsOwned,
+      long passThroughMillis) {
 
-    static final int FIELDS = 13;
-    static final Status NONE = new Status(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final int FIELDS = 14;
+    static final Status NONE = new Status(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static Status read(Path file) throws IOException {
       if (!Files.exists(file)) {
@@ -133,7 +136,7 @@ public final class SpringMemberProcess {
         v[i] = Long.parseLong(f[i]);
       }
       return new Status(
-          v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]);
+          v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]);
     }
   }
 
@@ -363,11 +366,14 @@ public final class SpringMemberProcess {
     Path next = status.resolveSibling(status.getFileName() + ".next");
     UUID self = member.getCluster().getLocalMember().getUuid();
     long lastPartitionCount = 0;
+    long lastSample = System.currentTimeMillis();
     while (true) {
       long now = System.currentTimeMillis();
       if (!group.mayAnswerAbsent()) {
         LAST_PASS_THROUGH.set(now);
+        PASS_THROUGH_MILLIS.addAndGet(now - lastSample);
       }
+      lastSample = now;
       if (now - lastPartitionCount > 1_000) {
         long owned = 0;
         for (Partition p : member.getPartitionService().getPartitions()) {
@@ -391,7 +397,8 @@ public final class SpringMemberProcess {
         LAST_PASS_THROUGH.get(),
         LAST_ABSENT_ANSWER.get(),
         group.lapses(),
-        PARTITIONS_OWNED.get()
+        PARTITIONS_OWNED.get(),
+        PASS_THROUGH_MILLIS.get()
       };
       StringBuilder line = new StringBuilder();
       for (long x : v) {
