@@ -38,11 +38,16 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Writers w1-w3 insert rows through the guarded {@code insert} (a transaction each) and append
  * each id to their key file after the commit (the shadow truth); every process checks every id of
  * every file with its group's guard and a sample with its guarded {@code findById}. w3 is killed
- * with {@code kill -9} in the middle of writes; then the checker c, a full member that owns
- * partitions, is paused with SIGSTOP for {@value #PAUSE_MILLIS} ms (many leases) while w1 and w2
- * write on (they wait for c's lease once, then go on), and resumed: no process may answer "absent"
- * for a present id, the writers must have written during the pause and go on after it, and c must
- * pass through and answer "absent" again for ids nobody wrote within {@value #RECOVER_SECONDS} s.
+ * with {@code kill -9} in the middle of writes; then the checker c, and after it the writer w2,
+ * both full members that own partitions, are each paused with SIGSTOP for {@value #PAUSE_MILLIS} ms
+ * (many leases) while the others write on (they wait for the paused member's lease, then go on),
+ * and resumed. No process may answer "absent" for a present id; the others must have written during
+ * each pause and go on after it; each paused member must lapse, pass through after SIGCONT and
+ * answer "absent" again for ids nobody wrote within {@value #RECOVER_SECONDS} s.
+ *
+ * <p>Broken variants tried (temporarily, in cuckoo-guard-hazelcast; see the README for figures): a
+ * group that ignores its lease and lapses fails this test (hundreds of false negatives), and so
+ * does a guarded add that does not wait for the group (a few).
  */
 class SeparateJvmSpringTest {
 
@@ -126,7 +131,7 @@ class SeparateJvmSpringTest {
 
   @Test
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
-  void killedWriterAndPausedCheckerLeaveNoFalseNegatives() throws Exception {
+  void killedWriterAndPausedMembersLeaveNoFalseNegatives() throws Exception {
     long t0 = System.nanoTime();
     String url = startDatabase();
     String cluster = "cuckoo-guard-spring-jvms-" + UUID.randomUUID();
