@@ -63,15 +63,19 @@ public final class MemberJvms {
    * start on a busy machine) and this JVM's class path, then {@code args}.
    */
   public static List<String> javaCommand(Class<?> main, String... args) {
+    return javaCommand(System.getProperty("java.class.path"), main, args);
+  }
+
+  /**
+   * As {@link #javaCommand(Class, String...)}, with {@code classPath} as the new JVM's class path:
+   * for a test that runs on the module path (cuckoo-guard-spring), whose member JVMs run its module
+   * path and class path together on the class path.
+   */
+  public static List<String> javaCommand(String classPath, Class<?> main, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(JVM_FLAGS);
-    command.addAll(
-        List.of(
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            main.getName()));
+    command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", classPath, main.getName()));
     command.addAll(List.of(args));
     return command;
   }
