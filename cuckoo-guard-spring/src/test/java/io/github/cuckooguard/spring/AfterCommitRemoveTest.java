@@ -10,10 +10,6 @@ import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
 import io.github.cuckooguard.spring.support.TestKeys;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -94,7 +90,7 @@ class AfterCommitRemoveTest {
                               // another thread, its own connection, no transaction
                               CompletableFuture.runAsync(
                                       () -> {
-                                        boolean present = committedRowExists(url, id); // truth
+                                        boolean present = H2.committedRowExists(url, id); // truth
                                         boolean found = users.findById(id) != null; // guarded
                                         if (present && !found) {
                                           synchronized (falseNegatives) {
@@ -109,22 +105,9 @@ class AfterCommitRemoveTest {
                   });
             });
         // after the cleanup the delete is committed: the window is between the two
-        assertThat(committedRowExists(url, id)).isFalse();
+        assertThat(H2.committedRowExists(url, id)).isFalse();
       }
       return falseNegatives;
-    }
-  }
-
-  private static boolean committedRowExists(String url, long id) {
-    try (Connection c = H2.dataSource(url).getConnection();
-        PreparedStatement ps = c.prepareStatement("select count(*) from users where id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) > 0;
-      }
-    } catch (SQLException ex) {
-      throw new IllegalStateException(ex);
     }
   }
 }

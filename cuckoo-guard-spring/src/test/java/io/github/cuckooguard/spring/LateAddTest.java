@@ -10,10 +10,6 @@ import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
 import io.github.cuckooguard.spring.support.TestKeys;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -75,7 +71,7 @@ class LateAddTest {
                               // after the guard's afterCompletion, before the cleanup commits
                               // the row: a rebuild whose scan (its own connection) misses it
                               guard.rebuild().join();
-                              scannedBeforeCommit[0] = !committedRowExists(url, id);
+                              scannedBeforeCommit[0] = !H2.committedRowExists(url, id);
                             }
                           });
                     }
@@ -118,7 +114,7 @@ class LateAddTest {
             status -> {
               assertThat(users.insert(new User(id, "u" + id))).isTrue();
               guard.rebuild().join(); // scans on its own connection: the row is uncommitted
-              assertThat(committedRowExists(url, id)).isFalse();
+              assertThat(H2.committedRowExists(url, id)).isFalse();
             });
         assertThat(users.rowExists(id)).as("row %s committed", id).isTrue();
         if (users.findById(id) == null) {
@@ -140,20 +136,6 @@ class LateAddTest {
           });
       assertThat(users.rowExists(rolledBack)).isFalse();
       Await.until("the enter ended after the rollback", () -> guard.inFlight() == 0);
-    }
-  }
-
-  /** On a connection of its own: what other readers (and a key scan) see. */
-  private static boolean committedRowExists(String url, long id) {
-    try (Connection c = H2.dataSource(url).getConnection();
-        PreparedStatement ps = c.prepareStatement("select count(*) from users where id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) > 0;
-      }
-    } catch (SQLException ex) {
-      throw new IllegalStateException(ex);
     }
   }
 }

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spring.jdbc.JdbcConfig;
+import io.github.cuckooguard.spring.jdbc.OwnTransactionRepository;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
 import io.github.cuckooguard.spring.support.TestKeys;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +17,6 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -38,38 +32,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 class OwnTransactionAddTest {
 
   private static final int KEYS = 20;
-
-  /** A repository whose add commits its row in its own transaction, inside the body. */
-  @CuckooGuarded(name = "own", expectedInsertions = 10_000, fpp = 0.001)
-  public static class OwnTransactionRepository {
-    private final JdbcTemplate jdbc;
-    private final TransactionTemplate requiresNew;
-
-    public OwnTransactionRepository(JdbcTemplate jdbc, PlatformTransactionManager manager) {
-      this.jdbc = jdbc;
-      this.requiresNew = new TransactionTemplate(manager);
-      requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-    }
-
-    @GuardedAdd(key = "#id")
-    public boolean insertInItsOwnTransaction(long id) {
-      Integer rows =
-          requiresNew.execute(s -> jdbc.update("insert into users values(?, ?)", id, "own"));
-      return rows != null && rows == 1;
-    }
-
-    @GuardedFind(key = "#id")
-    @Transactional(readOnly = true)
-    public boolean exists(long id) {
-      return jdbc.queryForObject("select count(*) from users where id = ?", Long.class, id) > 0;
-    }
-
-    @GuardKeySource
-    @Transactional(readOnly = true)
-    public List<Long> allIds() {
-      return jdbc.queryForList("select id from users", Long.class);
-    }
-  }
 
   @Configuration(proxyBeanMethods = false)
   @Import({JdbcConfig.class, OwnTransactionRepository.class})
@@ -94,7 +56,7 @@ class OwnTransactionAddTest {
               assertThat(repository.insertInItsOwnTransaction(id)).isTrue();
               status.setRollbackOnly();
             });
-        assertThat(committedRows(url))
+        assertThat(H2.committedRows(url))
             .as("row %s committed by its own transaction", id)
             .isEqualTo(i + 1);
         if (!repository.exists(id)) {
@@ -105,16 +67,6 @@ class OwnTransactionAddTest {
           .as("rows committed by their own transaction reported absent (of %d)", KEYS)
           .isEmpty();
       assertThat(guard.inFlight()).isZero();
-    }
-  }
-
-  private static long committedRows(String url) {
-    try (Connection c = H2.dataSource(url).getConnection();
-        ResultSet rs = c.createStatement().executeQuery("select count(*) from users")) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException ex) {
-      throw new IllegalStateException(ex);
     }
   }
 }

@@ -7,10 +7,6 @@ import io.github.cuckooguard.spring.jdbc.User;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.CallCounter;
 import io.github.cuckooguard.spring.support.H2;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +82,7 @@ class AfterCommitAddTest {
                             public void afterCompletion(int s) {
                               // after the guard's callback, before the cleanup commits the row
                               guardB.rebuild().join();
-                              rebuiltBeforeCommit[0] = !committedRowExists(url, id);
+                              rebuiltBeforeCommit[0] = !H2.committedRowExists(url, id);
                             }
                           });
                     }
@@ -95,7 +91,7 @@ class AfterCommitAddTest {
         assertThat(rebuiltBeforeCommit[0])
             .as("B's rebuild scanned while row %s was uncommitted", id)
             .isTrue();
-        assertThat(committedRowExists(url, id)).as("row %s committed", id).isTrue();
+        assertThat(H2.committedRowExists(url, id)).as("row %s committed", id).isTrue();
         if (onB.findById(id) == null) {
           falseNegatives.add(id);
         }
@@ -111,19 +107,6 @@ class AfterCommitAddTest {
       for (long id : ids) {
         assertThat(guardB.mightContain(id)).as("B's filter has %s", id).isTrue();
       }
-    }
-  }
-
-  private static boolean committedRowExists(String url, long id) {
-    try (Connection c = H2.dataSource(url).getConnection();
-        PreparedStatement ps = c.prepareStatement("select count(*) from users where id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1) > 0;
-      }
-    } catch (SQLException ex) {
-      throw new IllegalStateException(ex);
     }
   }
 }

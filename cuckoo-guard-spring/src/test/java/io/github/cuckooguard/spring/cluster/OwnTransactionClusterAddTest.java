@@ -3,26 +3,18 @@ package io.github.cuckooguard.spring.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
-import io.github.cuckooguard.spring.CuckooGuarded;
 import io.github.cuckooguard.spring.EnableCuckooGuard;
-import io.github.cuckooguard.spring.GuardKeySource;
-import io.github.cuckooguard.spring.GuardedAdd;
-import io.github.cuckooguard.spring.GuardedFind;
+import io.github.cuckooguard.spring.jdbc.OwnTransactionRepository;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.H2;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongPredicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -39,52 +31,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 class OwnTransactionClusterAddTest {
 
   private static final int KEYS = 30;
-
-  /** A repository whose add commits its row in its own transaction, checking B right after. */
-  @CuckooGuarded(name = "own", expectedInsertions = 100_000, fpp = 0.001)
-  public static class OwnTransactionRepository {
-    private final JdbcTemplate jdbc;
-    private final TransactionTemplate requiresNew;
-    private volatile LongPredicate afterInnerCommit = id -> true;
-
-    public OwnTransactionRepository(JdbcTemplate jdbc, PlatformTransactionManager manager) {
-      this.jdbc = jdbc;
-      this.requiresNew = new TransactionTemplate(manager);
-      requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-    }
-
-    /**
-     * A method, not the field: the bean is a class-based proxy whose fields are not the target's.
-     */
-    public void afterInnerCommit(LongPredicate check) {
-      this.afterInnerCommit = check;
-    }
-
-    @GuardedAdd(key = "#id")
-    public boolean insertInItsOwnTransaction(long id) {
-      Integer rows =
-          requiresNew.execute(s -> jdbc.update("insert into users values(?, ?)", id, "own"));
-      return afterInnerCommit.test(id) && rows != null && rows == 1;
-    }
-
-    @GuardedFind(key = "#id")
-    @Transactional(readOnly = true)
-    public boolean exists(long id) {
-      return jdbc.queryForObject("select count(*) from users where id = ?", Long.class, id) > 0;
-    }
-
-    /** Unguarded: the truth. */
-    @Transactional(readOnly = true)
-    public boolean jdbcRowExists(long id) {
-      return jdbc.queryForObject("select count(*) from users where id = ?", Long.class, id) > 0;
-    }
-
-    @GuardKeySource
-    @Transactional(readOnly = true)
-    public List<Long> allIds() {
-      return jdbc.queryForList("select id from users", Long.class);
-    }
-  }
 
   @Configuration(proxyBeanMethods = false)
   @EnableCuckooGuard(clusterLeaseMillis = ClusterConfigs.LEASE_MILLIS)
