@@ -47,8 +47,9 @@ final class SpringTransactionHooks implements TransactionHooks {
 
           // Spring (6.2 on) tells every synchronization of the transaction of each savepoint
           // created and each rollback to one: a rollback to a savepoint this one never heard
-          // created goes back to before its registration, so it undid the write
-          private final Set<Object> savepoints = Collections.newSetFromMap(new IdentityHashMap<>());
+          // created goes back to before its registration, so it undid the write. Created at the
+          // first savepoint: most transactions take none.
+          private @Nullable Set<Object> savepoints;
           private volatile boolean undone;
 
           @Override
@@ -58,12 +59,18 @@ final class SpringTransactionHooks implements TransactionHooks {
 
           @Override
           public void savepoint(Object savepoint) {
-            savepoints.add(savepoint);
+            Set<Object> seen = savepoints;
+            if (seen == null) {
+              seen = Collections.newSetFromMap(new IdentityHashMap<>());
+              savepoints = seen;
+            }
+            seen.add(savepoint);
           }
 
           @Override
           public void savepointRollback(Object savepoint) {
-            if (!savepoints.contains(savepoint)) {
+            Set<Object> seen = savepoints;
+            if (seen == null || !seen.contains(savepoint)) {
               undone = true;
             }
           }
