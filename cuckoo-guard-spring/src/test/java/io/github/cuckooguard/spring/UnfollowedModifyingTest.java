@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spring.datajpa.Item;
+import io.github.cuckooguard.spring.datajpa.ItemByNameRepository;
 import io.github.cuckooguard.spring.datajpa.ItemCommentedInsertRepository;
 import io.github.cuckooguard.spring.datajpa.ItemDefinitionRepository;
 import io.github.cuckooguard.spring.datajpa.ItemJpaConfig;
@@ -26,22 +27,23 @@ import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
 
 /**
  * Writes of a guarded Spring Data JPA repository (H2, Hibernate 7) that the startup check let
- * through although the guard does not follow them: a {@code @Modifying} update that assigns the
- * key, a {@code @Modifying} method without {@code @Query} that runs a named insert, an insert
- * behind a comment, an unannotated overload of the guarded insert, and the writes of a repository
- * declared with {@code @RepositoryDefinition}. Each now fails the start of the context, naming the
- * method and why it counts as a write; updates that assign no key (and a re-declared {@code
- * save(S)} annotated as an insert) still start.
+ * through although the guard does not follow them: a {@code @Modifying} update that assigns the key
+ * (the id, or the attribute another guard is keyed by), a {@code @Modifying} method without
+ * {@code @Query} that runs a named insert, an insert behind a comment, an unannotated overload of
+ * the guarded insert, and the writes of a repository declared with {@code @RepositoryDefinition}.
+ * Each now fails the start of the context, naming the method and why it counts as a write; updates
+ * that assign no key (and a re-declared {@code save(S)} annotated as an insert) still start.
  *
  * <p>Before the fix each of these contexts started, and of 10 rows written through the unfollowed
  * method (committed, checked on a connection of its own) 10 of 10 were answered "absent" by the
- * guarded {@code findById}: JPQL key update 10 of 10, native key update 10 of 10, named native
- * insert 10 of 10, named JPQL insert-select 10 of 10, named query added in code 10 of 10, insert
- * after a block comment 10 of 10, after a line comment 10 of 10, overload 10 of 10, insert of the
- * {@code @RepositoryDefinition} repository 10 of 10 (the CTE insert is PostgreSQL syntax and was
- * not run on H2); the five startup tests failed ("Expecting code to raise a throwable"). After the
- * fix: none of these contexts starts. {@link #renumberedRowIsAnsweredAbsentByTheGuardedFinder}
- * pins, on a repository that starts, the false negative the check prevents.
+ * guarded finder ({@code findById}; {@code findByName}): JPQL key update 10 of 10, native key
+ * update 10 of 10, named native insert 10 of 10, named JPQL insert-select 10 of 10, named query
+ * added in code 10 of 10, insert after a block comment 10 of 10, after a line comment 10 of 10,
+ * overload 10 of 10, insert of the {@code @RepositoryDefinition} repository 10 of 10, rename of a
+ * guard keyed by name 10 of 10 (the CTE insert is PostgreSQL syntax and was not run on H2); the six
+ * startup tests failed ("Expecting code to raise a throwable"). After the fix: none of these
+ * contexts starts. {@link #renumberedRowIsAnsweredAbsentByTheGuardedFinder} pins, on a repository
+ * that starts, the false negative the check prevents.
  */
 @Timeout(120)
 class UnfollowedModifyingTest {
@@ -101,6 +103,16 @@ class UnfollowedModifyingTest {
   @EnableJpaRepositories(
       basePackageClasses = Item.class,
       includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = ItemByNameRepository.class))
+  static class ByNameConfig {}
+
+  @Configuration(proxyBeanMethods = false)
+  @Import(ItemJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Item.class,
+      includeFilters =
           @ComponentScan.Filter(type = FilterType.ASSIGNABLE_TYPE, classes = ItemRepository.class))
   static class FollowedConfig {}
 
@@ -135,6 +147,17 @@ class UnfollowedModifyingTest {
         .contains("its finders would answer \"absent\" for it (a false negative)")
         .doesNotContain("insert(long, String)")
         .doesNotContain("CrudRepository");
+  }
+
+  @Test
+  void updateThatAssignsTheAttributeAGuardIsKeyedByFailsTheStart() {
+    assertThat(failureOf(ByNameConfig.class))
+        .contains("is guarded by 'itemNames'")
+        .contains(
+            method(ItemByNameRepository.class, "rename(long, String)")
+                + " (its update assigns 'name', which the key of @GuardedFind "
+                + method(ItemByNameRepository.class, "findByName(String)")
+                + " names)");
   }
 
   @Test
