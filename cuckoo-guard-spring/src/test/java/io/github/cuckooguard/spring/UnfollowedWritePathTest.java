@@ -9,6 +9,7 @@ import io.github.cuckooguard.spring.datajpa.CustomerDerivedDeleteRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerJpaConfig;
 import io.github.cuckooguard.spring.datajpa.CustomerJpaRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerRepository;
+import io.github.cuckooguard.spring.datajpa.CustomerSaveRepository;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
@@ -57,6 +58,16 @@ class UnfollowedWritePathTest {
               classes = CustomerRepository.class))
   static class FollowedConfig {}
 
+  @Configuration(proxyBeanMethods = false)
+  @Import(CustomerJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerSaveRepository.class))
+  static class RedeclaredSaveConfig {}
+
   private static String failureOf(Class<?> configuration) {
     return startupFailure(() -> Contexts.start(H2.newUrl(), configuration).close());
   }
@@ -76,6 +87,22 @@ class UnfollowedWritePathTest {
         .contains("extend org.springframework.data.repository.Repository<T, ID> instead")
         .contains("@GuardedAdd(key = \"#id\")")
         .contains("@CuckooGuarded(entity = …)");
+  }
+
+  /**
+   * Followed writes are matched per method since session 13 (an unannotated overload of an
+   * annotated insert used to count as followed, see UnfollowedModifyingTest); a re-declared generic
+   * {@code save(S)} must still count as followed. A regression guard: it passed before that change
+   * too (then by name and parameter count).
+   */
+  @Test
+  void redeclaredSaveIsFollowedAndTheOtherInheritedWritesAreNot() {
+    assertThat(failureOf(RedeclaredSaveConfig.class))
+        .contains("CrudRepository.saveAll(Iterable)")
+        .contains("CrudRepository.deleteById(Object)")
+        .doesNotContain("CrudRepository.save(Object)")
+        .doesNotContain(".save(Customer)")
+        .doesNotContain(".save(Object)");
   }
 
   @Test
