@@ -10,6 +10,7 @@ import io.github.cuckooguard.spring.datajpa.CustomerJpaConfig;
 import io.github.cuckooguard.spring.datajpa.CustomerJpaRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerSaveRepository;
+import io.github.cuckooguard.spring.datajpa.CustomerSpecificationRepository;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
@@ -68,6 +69,16 @@ class UnfollowedWritePathTest {
               classes = CustomerSaveRepository.class))
   static class RedeclaredSaveConfig {}
 
+  @Configuration(proxyBeanMethods = false)
+  @Import(CustomerJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerSpecificationRepository.class))
+  static class SpecificationConfig {}
+
   private static String failureOf(Class<?> configuration) {
     return startupFailure(() -> Contexts.start(H2.newUrl(), configuration).close());
   }
@@ -103,6 +114,18 @@ class UnfollowedWritePathTest {
         .doesNotContain("CrudRepository.save(Object)")
         .doesNotContain(".save(Customer)")
         .doesNotContain(".save(Object)");
+  }
+
+  /**
+   * {@code JpaSpecificationExecutor.update(UpdateSpecification)} can assign the key. Before session
+   * 13 the message named only its {@code delete(DeleteSpecification)} (this test failed: no
+   * "update(UpdateSpecification)" in the message); the start failed for the delete either way.
+   */
+  @Test
+  void specificationUpdateAndDeleteFailTheStart() {
+    assertThat(failureOf(SpecificationConfig.class))
+        .contains("JpaSpecificationExecutor.update(UpdateSpecification)")
+        .contains("JpaSpecificationExecutor.delete(DeleteSpecification)");
   }
 
   @Test

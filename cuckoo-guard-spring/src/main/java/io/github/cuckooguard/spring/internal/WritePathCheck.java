@@ -71,11 +71,12 @@ final class WritePathCheck {
   private static final String QUERY = "org.springframework.data.jpa.repository.Query";
 
   /**
-   * Method names of Spring Data writes: {@code save…}, {@code delete…}, {@code remove…}, {@code
-   * insert…}.
+   * Method names of Spring Data writes without a query: {@code save…}, {@code delete…}, {@code
+   * remove…}, {@code insert…}, and {@code update…} ({@code JpaSpecificationExecutor.update(
+   * UpdateSpecification)} may assign the key).
    */
   private static final Pattern WRITE_NAME =
-      Pattern.compile("^(save|delete|remove|insert)(\\p{Lu}.*)?$");
+      Pattern.compile("^(save|delete|remove|insert|update)(\\p{Lu}.*)?$");
 
   private static final String PROCEDURE = "org.springframework.data.jpa.repository.query.Procedure";
 
@@ -351,6 +352,8 @@ final class WritePathCheck {
       return null; // a named query that is not @Modifying reads
     }
     Matcher write = WRITE_NAME.matcher(method.getName());
-    return write.matches() ? "a derived " + write.group(1) : null;
+    return write.matches()
+        ? "a " + write.group(1) + "… method without a query the check can read"
+        : null;
   }
 }
