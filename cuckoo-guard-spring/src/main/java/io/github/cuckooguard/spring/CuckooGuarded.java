@@ -40,9 +40,16 @@ import org.springframework.core.annotation.AliasFor;
  * write: the inherited {@code save}, {@code saveAll} and {@code delete…} of {@code
  * CrudRepository}/{@code JpaRepository} (an upsert that may assign the id after the call, and
  * deletes that ignore a missing id: they cannot be followed, so extend {@code Repository} instead),
- * a derived {@code deleteBy…}/{@code removeBy…}, or a {@code @Modifying} insert or delete query
- * without an annotation ({@code @Modifying} updates change no key and are allowed). For a Hibernate
- * entity, {@link #entity()} follows {@code save} and {@code delete} instead.
+ * a derived {@code deleteBy…}/{@code removeBy…}, a {@code @Procedure}, or any query that may add or
+ * remove a key. Only updates that provably assign no key are allowed without an annotation: the
+ * query, read without its comments and string literals, is an {@code update} whose {@code set}
+ * clause names neither the domain type's {@code @Id} attribute nor its column (nor a name the
+ * guard's keys use); a {@code @Modifying} method without {@code @Query} is read through its named
+ * query ({@code @NamedQuery}/{@code @NamedNativeQuery} on the domain type, or {@code
+ * META-INF/jpa-named-queries.properties}). What the check cannot read counts as a write. Each
+ * method is matched by its parameter types: an unannotated overload of an annotated insert is a
+ * write of its own. For a Hibernate entity, {@link #entity()} follows {@code save} and {@code
+ * delete} instead.
  *
  * <p><b>JPA entities.</b> For a repository of a Hibernate entity guarded by cuckoo-guard's
  * cuckoo-guard-hibernate ({@code @GuardedEntity}), name the entity instead of a guard:

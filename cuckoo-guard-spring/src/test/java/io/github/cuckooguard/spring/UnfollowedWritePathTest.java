@@ -9,6 +9,8 @@ import io.github.cuckooguard.spring.datajpa.CustomerDerivedDeleteRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerJpaConfig;
 import io.github.cuckooguard.spring.datajpa.CustomerJpaRepository;
 import io.github.cuckooguard.spring.datajpa.CustomerRepository;
+import io.github.cuckooguard.spring.datajpa.CustomerSaveRepository;
+import io.github.cuckooguard.spring.datajpa.CustomerSpecificationRepository;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
@@ -57,6 +59,26 @@ class UnfollowedWritePathTest {
               classes = CustomerRepository.class))
   static class FollowedConfig {}
 
+  @Configuration(proxyBeanMethods = false)
+  @Import(CustomerJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerSaveRepository.class))
+  static class RedeclaredSaveConfig {}
+
+  @Configuration(proxyBeanMethods = false)
+  @Import(CustomerJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Customer.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = CustomerSpecificationRepository.class))
+  static class SpecificationConfig {}
+
   private static String failureOf(Class<?> configuration) {
     return startupFailure(() -> Contexts.start(H2.newUrl(), configuration).close());
   }
@@ -76,6 +98,34 @@ class UnfollowedWritePathTest {
         .contains("extend org.springframework.data.repository.Repository<T, ID> instead")
         .contains("@GuardedAdd(key = \"#id\")")
         .contains("@CuckooGuarded(entity = …)");
+  }
+
+  /**
+   * Followed writes are matched per method since session 13 (an unannotated overload of an
+   * annotated insert used to count as followed, see UnfollowedModifyingTest); a re-declared generic
+   * {@code save(S)} must still count as followed. A regression guard: it passed before that change
+   * too (then by name and parameter count).
+   */
+  @Test
+  void redeclaredSaveIsFollowedAndTheOtherInheritedWritesAreNot() {
+    assertThat(failureOf(RedeclaredSaveConfig.class))
+        .contains("CrudRepository.saveAll(Iterable)")
+        .contains("CrudRepository.deleteById(Object)")
+        .doesNotContain("CrudRepository.save(Object)")
+        .doesNotContain(".save(Customer)")
+        .doesNotContain(".save(Object)");
+  }
+
+  /**
+   * {@code JpaSpecificationExecutor.update(UpdateSpecification)} can assign the key. Before session
+   * 13 the message named only its {@code delete(DeleteSpecification)} (this test failed: no
+   * "update(UpdateSpecification)" in the message); the start failed for the delete either way.
+   */
+  @Test
+  void specificationUpdateAndDeleteFailTheStart() {
+    assertThat(failureOf(SpecificationConfig.class))
+        .contains("JpaSpecificationExecutor.update(UpdateSpecification)")
+        .contains("JpaSpecificationExecutor.delete(DeleteSpecification)");
   }
 
   @Test
