@@ -49,10 +49,11 @@ import java.lang.annotation.Target;
  * enter (a spare fingerprint at worst); an exceptional completion keeps the key, as a throwing
  * method does. The stage must complete only once its write is committed (as {@code supplyAsync} of
  * an auto-commit statement or of a {@code @Transactional} method does); the caller receives a stage
- * of the guard's that completes after the stage's end was recorded, and cancelling it does not
- * cancel the method's stage. Clustered, the enter is sent to the other instances before the method
- * runs. Return types whose completion the guard cannot observe (a {@code Future} that is not a
- * {@code CompletionStage}, a subtype of {@code CompletableFuture}, Reactor, RxJava, Mutiny, Kotlin
+ * of the guard's that completes after the stage's end was recorded, and cancelling it cancels
+ * neither the method's stage nor its write (a write under way could still commit after the guard
+ * heard "cancelled"). Clustered, the enter is sent to the other instances before the method runs.
+ * Return types whose completion the guard cannot observe (a {@code Future} that is not a {@code
+ * CompletionStage}, a subtype of {@code CompletableFuture}, Reactor, RxJava, Mutiny, Kotlin
  * coroutines or {@code Flow.Publisher}) fail the start of the context; an {@code @Async} method may
  * also return a plain {@code Future}, as Spring's async advice runs outside the guard's, so the
  * guard runs on the executor's thread, around the write.

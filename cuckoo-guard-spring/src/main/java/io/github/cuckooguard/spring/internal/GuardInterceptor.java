@@ -399,11 +399,11 @@ public final class GuardInterceptor implements MethodInterceptor {
    * cannot be told from a finished write. (Following the transaction of the thread that completed
    * the stage was tried and dropped: a stage completed before the interceptor attaches to it runs
    * the callback on the calling thread, which cannot see that transaction; 4 of 20 such keys were
-   * still lost.) The caller gets a stage that completes after this stage's side has settled;
-   * cancelling it does not touch the method's stage (a {@code cancel} would not stop a write under
-   * way, only end the enter early). Clustered, the enter is replicated before the method runs, not
-   * in the transaction's batch at its commit: the write on the executor may become visible before
-   * that commit.
+   * still lost.) The caller gets a stage that completes after this stage's side has settled ({@link
+   * #handOver}); cancelling it does not touch the method's stage (a {@code cancel} would not stop a
+   * write under way, only end the enter early). Clustered, the enter is replicated before the
+   * method runs, not in the transaction's batch at its commit: the write on the executor may become
+   * visible before that commit.
    */
   private @Nullable Object addLater(
       MethodInvocation invocation, GuardOperation operation, GuardHandle guard, Object key)
@@ -444,12 +444,13 @@ public final class GuardInterceptor implements MethodInterceptor {
     }
     WriteOutcome outcome = operation.requireOutcome();
     // completed exceptionally: unknown, the write may have happened, so never abort then
-    return stage.whenComplete(
-        (value, failure) ->
-            end.settle(
-                Settlement.Side.STAGE,
-                failure == null && outcome.definitelyNothingDone(value),
-                null));
+    return handOver(
+        stage.whenComplete(
+            (value, failure) ->
+                end.settle(
+                    Settlement.Side.STAGE,
+                    failure == null && outcome.definitelyNothingDone(value),
+                    null)));
   }
 
   /**
@@ -492,10 +493,24 @@ public final class GuardInterceptor implements MethodInterceptor {
       return result;
     }
     WriteOutcome outcome = operation.requireOutcome();
-    return stage.whenComplete(
-        (value, failure) ->
-            end.settle(
-                Settlement.Side.STAGE, failure != null || !outcome.definitelyDone(value), null));
+    return handOver(
+        stage.whenComplete(
+            (value, failure) ->
+                end.settle(
+                    Settlement.Side.STAGE,
+                    failure != null || !outcome.definitelyDone(value),
+                    null)));
+  }
+
+  /**
+   * The stage the caller gets: one more stage after {@code settled} (the stage that ran the end of
+   * the write, which nobody else holds), with its result. Not {@code settled} itself: a {@code
+   * CompletableFuture} completed early (the caller's {@code cancel}, {@code complete}, {@code
+   * orTimeout}) skips its {@code whenComplete} action, so the end of the write would never run and
+   * the key would stay in flight for good ({@code AsyncAddTest}, "after the caller cancelled").
+   */
+  private static CompletionStage<?> handOver(CompletionStage<?> settled) {
+    return settled.whenComplete((value, failure) -> {});
   }
 
   /**
