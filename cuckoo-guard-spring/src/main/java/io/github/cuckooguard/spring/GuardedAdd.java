@@ -40,6 +40,24 @@ import java.lang.annotation.Target;
  * connection outside Spring's transactions (auto-commit, a data source no manager binds) cannot be
  * seen and is not covered.
  *
+ * <p><b>Writes that complete later.</b> A method returning {@code CompletableFuture} or {@code
+ * CompletionStage} (e.g. {@code supplyAsync(() -> jdbc.update("insert …"), executor)}) reports
+ * through the stage's value, read as above from its declared element type ({@code
+ * CompletableFuture<Boolean>}: {@code false} aborts), and its enter stays in flight until the stage
+ * has completed <em>and</em> the transaction active at the call (if any) has ended. A write on the
+ * executor is not part of the caller's transaction, so the caller's rollback does not abort the
+ * enter (a spare fingerprint at worst); an exceptional completion keeps the key, as a throwing
+ * method does. The stage must complete only once its write is committed (as {@code supplyAsync} of
+ * an auto-commit statement or of a {@code @Transactional} method does); the caller receives a stage
+ * of the guard's that completes after the stage's end was recorded, and cancelling it cancels
+ * neither the method's stage nor its write (a write under way could still commit after the guard
+ * heard "cancelled"). Clustered, the enter is sent to the other instances before the method runs.
+ * Return types whose completion the guard cannot observe (a {@code Future} that is not a {@code
+ * CompletionStage}, a subtype of {@code CompletableFuture}, Reactor, RxJava, Mutiny, Kotlin
+ * coroutines or {@code Flow.Publisher}) fail the start of the context; an {@code @Async} method may
+ * also return a plain {@code Future}, as Spring's async advice runs outside the guard's, so the
+ * guard runs on the executor's thread, around the write.
+ *
  * <p>The key is evaluated before the method runs, so it must be known then (an id assigned by the
  * caller, a natural key, a UUID); {@code #result} is not available. A key that evaluates to {@code
  * null} throws {@link NullPointerException} and the method does not run.

@@ -26,6 +26,15 @@ import java.lang.annotation.Target;
  *       Spring Data's {@code deleteById} silently ignores a missing id and must not be annotated.
  * </ul>
  *
+ * <p>A method returning {@code CompletableFuture} or {@code CompletionStage} reports through the
+ * stage's value, by the same rules applied to its declared element type ({@code
+ * CompletableFuture<Boolean>}, {@code CompletableFuture<Integer>}; {@code CompletableFuture<Void>}
+ * with {@link #throwsIfAbsent()}, where an exceptional completion means "nothing removed"), and the
+ * key leaves only once the stage has completed saying so <em>and</em> the transaction active at the
+ * call (if any) has committed; anything else keeps the key (a false positive at worst). The stage
+ * must complete only once its delete is committed. Deferred results the guard cannot observe fail
+ * the start of the context, as for {@link GuardedAdd}.
+ *
  * <p>Any other return type, and {@code void} without {@link #throwsIfAbsent()}, fails the start of
  * the context with a message naming the method. A key that evaluates to {@code null} removes
  * nothing.
@@ -42,8 +51,9 @@ public @interface GuardedRemove {
   String key() default "";
 
   /**
-   * For a {@code void} method: {@code true} declares that the method throws when the key did not
-   * exist, so that a normal return means it was removed. Ignored for other return types.
+   * For a {@code void} method (or one returning {@code CompletableFuture<Void>}): {@code true}
+   * declares that the method throws (the stage completes exceptionally) when the key did not exist,
+   * so that a normal return (completion) means it was removed. Ignored for other return types.
    */
   boolean throwsIfAbsent() default false;
 }

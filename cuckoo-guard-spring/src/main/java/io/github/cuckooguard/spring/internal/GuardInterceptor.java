@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -40,6 +42,12 @@ import org.springframework.util.ClassUtils;
  *       returns without one; {@code cancel()} when the method returns in a transaction whose end
  *       cannot be followed (synchronization off but a transaction's resources bound, {@link
  *       TransactionHooks#unfollowedTransactionPossible}).
+ *   <li><b>add or remove returning a {@code CompletableFuture} or {@code CompletionStage}</b>: the
+ *       same, except that the enter or leave ends only once both the stage has completed and the
+ *       transaction active when the method returned (if any) has ended, and that neither the
+ *       caller's rollback (an add) nor its commit alone (a remove) decides the outcome: the write
+ *       may have run on another thread, outside that transaction ({@link #addLater}, {@link
+ *       #removeLater}).
  * </ul>
  *
  * <p><b>Why no present key is reported absent.</b> The guard keeps every key whose enter or leave
@@ -90,6 +98,9 @@ public final class GuardInterceptor implements MethodInterceptor {
 
   /** Operations whose key failed to evaluate at least once: warned once each. */
   private final Set<GuardOperation> warned = ConcurrentHashMap.newKeySet();
+
+  /** Adds that returned a Future still running at their return: warned once each. */
+  private final Set<GuardOperation> stillRunning = ConcurrentHashMap.newKeySet();
 
   GuardInterceptor(
       GuardOperationSource operations, GuardRegistry registry, TransactionHooks transactions) {
@@ -206,6 +217,9 @@ public final class GuardInterceptor implements MethodInterceptor {
                         + " is null; an add happens before the write, so the "
                         + "key must be known before the method runs (assign the id before saving); the method was "
                         + "not called"));
+    if (operation.completesLater()) {
+      return addLater(invocation, operation, guard, key);
+    }
     ReplicatedGuard<Object> group = guard.replicated();
     Enter enter = new Enter(guard, guard.guard().beginEnter(key), transactions);
     boolean inTransaction;
@@ -229,6 +243,7 @@ public final class GuardInterceptor implements MethodInterceptor {
       throw ex;
     }
     enter.returned();
+    warnIfStillRunning(operation, result);
     if (operation.requireOutcome().definitelyNothingDone(result)) {
       enter.abort();
     } else if (!inTransaction) {
@@ -305,6 +320,9 @@ public final class GuardInterceptor implements MethodInterceptor {
       ReplicatedGuard.Leave<Object> replicated = beginLeave(group, guard, key);
       leave = new Leave(guard, replicated::gone, replicated::cancel);
     }
+    if (operation.completesLater()) {
+      return removeLater(invocation, operation, leave, key);
+    }
     Object result;
     try {
       result = invocation.proceed();
@@ -345,6 +363,236 @@ public final class GuardInterceptor implements MethodInterceptor {
       }
     }
     return result;
+  }
+
+  /**
+   * An add whose method returns a {@code CompletableFuture} or {@code CompletionStage}: its write
+   * may run on another thread (an executor's {@code supplyAsync}) after the method returned, so the
+   * enter stays in flight until both sides of the write have settled ({@link Settlement}):
+   *
+   * <ul>
+   *   <li>the caller's side: the transaction active on the calling thread when the method returned
+   *       has completed (after a commit that began before the write, once its resources are
+   *       released), or, without one, the method returned; a write the method made on the calling
+   *       thread belongs to that transaction;
+   *   <li>the stage's side: the stage the method returned has completed.
+   * </ul>
+   *
+   * <p>Then the enter is aborted if the stage's value says that nothing was created ({@link
+   * WriteOutcome#definitelyNothingDone}, as the synchronous path reads a return value), and made
+   * visible otherwise: also when the stage completed exceptionally or the method threw (the write
+   * may have happened), and also when the caller's transaction rolled back, since the write made on
+   * another thread is not part of it and may have committed on its own (a spare fingerprint at
+   * worst, if it was the caller's). A caller's transaction that ends in an unknown state marks the
+   * guard stale, as on the synchronous path.
+   *
+   * <p><b>Why no present key is reported absent.</b> The enter begins before the method runs, so no
+   * write it makes or starts can be visible before the fingerprint is in; until both sides have
+   * settled the key is in flight, and every rebuild keeps it. A future that completes after the
+   * caller's transaction committed or rolled back keeps the key in flight until it completes; one
+   * that completes before the caller's commit keeps it until the commit. The write is visible to a
+   * later key scan by the time both have happened, for a stage that completes once its write is
+   * committed, as {@code supplyAsync} of a write does (in auto-commit, or in a transaction of its
+   * own: a {@code @Transactional} method or {@code TransactionTemplate.execute} returns after the
+   * commit). That is the contract of such a method: a stage it completes earlier (inside the
+   * executor's transaction before its commit, an {@code orTimeout}, a {@code cancel} of its own)
+   * cannot be told from a finished write. (Following the transaction of the thread that completed
+   * the stage was tried and dropped: a stage completed before the interceptor attaches to it runs
+   * the callback on the calling thread, which cannot see that transaction; 4 of 20 such keys were
+   * still lost.) The caller gets a stage that completes after this stage's side has settled ({@link
+   * #handOver}); cancelling it does not touch the method's stage (a {@code cancel} would not stop a
+   * write under way, only end the enter early). Clustered, the enter is replicated before the
+   * method runs, not in the transaction's batch at its commit: the write on the executor may become
+   * visible before that commit.
+   */
+  private @Nullable Object addLater(
+      MethodInvocation invocation, GuardOperation operation, GuardHandle guard, Object key)
+      throws Throwable {
+    Enter enter = new Enter(guard, guard.guard().beginEnter(key), transactions);
+    Settlement end =
+        new Settlement(
+            (nothingDone, stale) -> {
+              if (nothingDone) {
+                enter.abort();
+                return;
+              }
+              enter.visible();
+              if (stale != null) {
+                guard.guard().markStale(stale);
+              }
+            });
+    if (guard.replicated() != null) {
+      try {
+        replicate(List.of(enter)); // before the method: its write may commit on another thread
+      } catch (RuntimeException ex) {
+        enter.abort(); // the method did not run; replicate() aborted the enter already
+        throw ex;
+      }
+    }
+    Object result;
+    try {
+      result = invocation.proceed();
+    } catch (Throwable ex) {
+      settleCallerSide(end, false, key);
+      end.settle(Settlement.Side.STAGE, false, null); // a write may have started: never abort
+      throw ex;
+    }
+    settleCallerSide(end, false, key);
+    if (!(result instanceof CompletionStage<?> stage)) {
+      end.settle(Settlement.Side.STAGE, false, null); // no stage: as a synchronous null
+      return result;
+    }
+    WriteOutcome outcome = operation.requireOutcome();
+    // completed exceptionally: unknown, the write may have happened, so never abort then
+    return handOver(
+        stage.whenComplete(
+            (value, failure) ->
+                end.settle(
+                    Settlement.Side.STAGE,
+                    failure == null && outcome.definitelyNothingDone(value),
+                    null)));
+  }
+
+  /**
+   * A remove whose method returns a {@code CompletableFuture} or {@code CompletionStage}. The leave
+   * began before the method ran; it ends {@code gone()} only when the stage's value says the key
+   * was removed ({@link WriteOutcome#definitelyDone}) and the caller's transaction active when the
+   * method returned, if any, committed (the sides of {@link #addLater}): the delete may be the
+   * caller's. Anything else cancels it (the method threw, the stage completed exceptionally or said
+   * "not removed", the caller's transaction rolled back or cannot be followed): the key keeps its
+   * fingerprint, a false positive at worst.
+   *
+   * <p><b>Why no present key is reported absent.</b> The fingerprint is taken only after both the
+   * stage completed and the caller's transaction committed, so, for a stage that completes once its
+   * delete is committed (the contract of {@link #addLater}), only after the delete is visible to
+   * every reader and to any key scan; until then the leave keeps it, also in a filter a rebuild
+   * swaps in meanwhile.
+   */
+  private @Nullable Object removeLater(
+      MethodInvocation invocation, GuardOperation operation, Leave leave, Object key)
+      throws Throwable {
+    Settlement end =
+        new Settlement(
+            (notRemoved, stale) -> {
+              if (notRemoved) {
+                leave.cancel();
+              } else {
+                leave.gone();
+              }
+            });
+    Object result;
+    try {
+      result = invocation.proceed();
+    } catch (Throwable ex) {
+      leave.cancel();
+      throw ex;
+    }
+    settleCallerSide(end, true, key);
+    if (!(result instanceof CompletionStage<?> stage)) {
+      end.settle(Settlement.Side.STAGE, true, null); // no stage says nothing: keep the key
+      return result;
+    }
+    WriteOutcome outcome = operation.requireOutcome();
+    return handOver(
+        stage.whenComplete(
+            (value, failure) ->
+                end.settle(
+                    Settlement.Side.STAGE,
+                    failure != null || !outcome.definitelyDone(value),
+                    null)));
+  }
+
+  /**
+   * The stage the caller gets: one more stage after {@code settled} (the stage that ran the end of
+   * the write, which nobody else holds), with its result. Not {@code settled} itself: a {@code
+   * CompletableFuture} completed early (the caller's {@code cancel}, {@code complete}, {@code
+   * orTimeout}) skips its {@code whenComplete} action, so the end of the write would never run and
+   * the key would stay in flight for good ({@code AsyncAddTest}, "after the caller cancelled").
+   */
+  private static CompletionStage<?> handOver(CompletionStage<?> settled) {
+    return settled.whenComplete((value, failure) -> {});
+  }
+
+  /**
+   * Settles the caller's side of a write that ends later once no transaction of the calling thread
+   * may still hold the write uncommitted: at the completion of the active one, once the resources
+   * of one that cannot be followed are released, or now. For a remove ({@code remove}), only a
+   * commit that followed the delete settles it as done; anything else as "not removed". Never
+   * throws: if arranging that fails, the side settles now, as an unknown (an add visible, a remove
+   * kept).
+   */
+  private void settleCallerSide(Settlement end, boolean remove, Object key) {
+    Settlement.Side side = Settlement.Side.CALLER;
+    try {
+      if (transactions.onCompletion(outcome -> settleAt(end, side, remove, outcome, key))) {
+        return;
+      }
+      if (transactions.unfollowedTransactionPossible()) {
+        if (remove) {
+          end.settle(side, true, null); // its commit cannot be awaited: keep the copy
+          return;
+        }
+        if (transactions.whenResourcesReleased(() -> end.settle(side, false, null))) {
+          return;
+        }
+      }
+      end.settle(side, false, null);
+    } catch (RuntimeException ex) {
+      LOG.log(
+          Level.ERROR,
+          () ->
+              "Following the transaction of a guarded write of "
+                  + key
+                  + " that completes later failed; its end is taken as unknown",
+          ex);
+      end.settle(side, remove, null);
+    }
+  }
+
+  private void settleAt(
+      Settlement end,
+      Settlement.Side side,
+      boolean remove,
+      TransactionHooks.Outcome outcome,
+      Object what) {
+    if (remove) {
+      end.settle(side, outcome != TransactionHooks.Outcome.COMMITTED, null);
+      return;
+    }
+    switch (outcome) {
+      case COMMITTED_BEFORE_THE_WRITE -> {
+        // the write commits with the manager's cleanup: in flight until its resources are released
+        if (!transactions.whenResourcesReleased(() -> end.settle(side, false, null))) {
+          end.settle(side, false, null);
+        }
+      }
+      case UNKNOWN ->
+          end.settle(
+              side,
+              false,
+              "a transaction with a guarded add of " + what + " ended in an unknown state");
+      default -> end.settle(side, false, null);
+    }
+  }
+
+  /**
+   * Warns once per method when a guarded add returns a {@code Future} still running although its
+   * declared return type made it synchronous (declared {@code Object}, or an {@code @Async} method
+   * whose async advice does not run outside the guard's, as with AspectJ weaving): its write may
+   * still be under way when the enter ends.
+   */
+  private void warnIfStillRunning(GuardOperation operation, @Nullable Object result) {
+    if (result instanceof Future<?> future && !future.isDone() && stillRunning.add(operation)) {
+      LOG.log(
+          Level.WARNING,
+          () ->
+              "@GuardedAdd on "
+                  + operation.method()
+                  + " returned a Future that is still running, and the guard ends its enter now:"
+                  + " a rebuild before its write commits would report the key absent. Declare"
+                  + " the return type CompletableFuture or CompletionStage (the guard then waits"
+                  + " for it), or make the method synchronous. Logged once per method.");
+    }
   }
 
   /**

@@ -12,7 +12,10 @@ import org.jspecify.annotations.Nullable;
  *     cuckoo-guard-hibernate guard it asks instead of a guard bean; otherwise null
  * @param key how to find the key of a call
  * @param absent for a find: the value a definite miss returns; otherwise null
- * @param outcome for an add or a remove: how the method reports what it did; otherwise null
+ * @param outcome for an add or a remove: how the method (or the stage it returns) reports what it
+ *     did; otherwise null
+ * @param completesLater for an add or a remove that returns a {@code CompletableFuture} or {@code
+ *     CompletionStage}: its write ends when that stage completes, not when the method returns
  * @param method the method, for log messages
  */
 record GuardOperation(
@@ -22,6 +25,7 @@ record GuardOperation(
     KeyResolver key,
     @Nullable AbsentValue absent,
     @Nullable WriteOutcome outcome,
+    boolean completesLater,
     String method) {
 
   /** The three guarded method roles. */

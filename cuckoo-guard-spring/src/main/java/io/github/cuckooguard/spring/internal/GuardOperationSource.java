@@ -197,21 +197,34 @@ public final class GuardOperationSource {
               keyResolver,
               AbsentValue.forFinder(method, targetClass),
               null,
+              false,
               name);
       case ADD -> {
+        boolean later = WriteOutcome.completesLater(where, method);
         transactions.checkAddPropagation(where, method, targetClass);
         yield new GuardOperation(
-            kind, guardName, null, keyResolver, null, WriteOutcome.forAdd(method), name);
+            kind,
+            guardName,
+            null,
+            keyResolver,
+            null,
+            WriteOutcome.forAdd(method, targetClass),
+            later,
+            name);
       }
-      case REMOVE ->
-          new GuardOperation(
-              kind,
-              guardName,
-              null,
-              keyResolver,
-              null,
-              WriteOutcome.forRemove(method, ((GuardedRemove) annotation).throwsIfAbsent()),
-              name);
+      case REMOVE -> {
+        boolean later = WriteOutcome.completesLater(where, method);
+        yield new GuardOperation(
+            kind,
+            guardName,
+            null,
+            keyResolver,
+            null,
+            WriteOutcome.forRemove(
+                method, targetClass, ((GuardedRemove) annotation).throwsIfAbsent()),
+            later,
+            name);
+      }
     };
   }
 
