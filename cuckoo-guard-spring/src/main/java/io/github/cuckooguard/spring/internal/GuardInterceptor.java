@@ -91,6 +91,9 @@ public final class GuardInterceptor implements MethodInterceptor {
   /** Operations whose key failed to evaluate at least once: warned once each. */
   private final Set<GuardOperation> warned = ConcurrentHashMap.newKeySet();
 
+  /** Operations that passed a key of a kind the guard cannot answer for: warned once each. */
+  private final Set<GuardOperation> kindWarned = ConcurrentHashMap.newKeySet();
+
   GuardInterceptor(
       GuardOperationSource operations, GuardRegistry registry, TransactionHooks transactions) {
     this.operations = operations;
@@ -123,6 +126,10 @@ public final class GuardInterceptor implements MethodInterceptor {
     Object key = keyOrNull(invocation, operation, guard);
     if (key == null) {
       return invocation.proceed();
+    }
+    if (!guard.answers(key)) {
+      kindNotAnswered(operation, guard, key, "the call runs unguarded");
+      return invocation.proceed(); // "might contain": the guard is not asked
     }
     CuckooGuard<Object> filter = guard.guard();
     if (!guard.mightContain(key)) {
@@ -292,6 +299,12 @@ public final class GuardInterceptor implements MethodInterceptor {
       MethodInvocation invocation, GuardOperation operation, GuardHandle guard) throws Throwable {
     Object key = keyOrNull(invocation, operation, guard);
     if (key == null) {
+      return invocation.proceed();
+    }
+    if (!guard.holds(key)) {
+      // No enter of this kind was made, so no leave can pair one: the row's fingerprint (under the
+      // kind it was given) stays, a false positive until the next rebuild.
+      kindNotAnswered(operation, guard, key, "the guard keeps its fingerprints");
       return invocation.proceed();
     }
     ReplicatedGuard<Object> group = guard.replicated();
@@ -548,6 +561,32 @@ public final class GuardInterceptor implements MethodInterceptor {
                   + (first ? " (logged once per method; later failures at DEBUG)" : ""),
           first ? ex : null);
       return null;
+    }
+  }
+
+  /**
+   * Logs once per method that a key of a kind the guard cannot answer for ({@link KeyKinds}) passed
+   * the guard by.
+   */
+  private void kindNotAnswered(
+      GuardOperation operation, GuardHandle guard, Object key, String consequence) {
+    if (kindWarned.add(operation)) {
+      LOG.log(
+          Level.WARNING,
+          () ->
+              operation.kind().annotation()
+                  + " on "
+                  + operation.method()
+                  + ": the key is a "
+                  + key.getClass().getName()
+                  + ", and guard '"
+                  + guard.name()
+                  + "' holds "
+                  + guard.givenKinds()
+                  + ". A database may convert one kind to the other (\"12\" to 12), so "
+                  + consequence
+                  + ". Map the key to the guard's key type in the key expression (logged once per"
+                  + " method).");
     }
   }
 
