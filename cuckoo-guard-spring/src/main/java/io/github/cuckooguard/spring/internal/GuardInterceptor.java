@@ -71,6 +71,11 @@ import org.springframework.util.ClassUtils;
  * cuckoo-guard-hibernate's guard of the entity instead of a guard bean; Hibernate follows that
  * entity's writes.
  *
+ * <p>A find whose key is of a kind the guard cannot answer for ({@link KeyKinds}: a {@code String}
+ * on a guard of {@code Long} ids, which the database would convert) runs the method without asking
+ * the guard; a remove of such a key runs without a leave, since no enter of that kind exists for it
+ * to pair (the row's fingerprint stays: a false positive until the next rebuild).
+ *
  * <p>When a find cannot compute its key (the expression fails, the value is null or of an
  * unsupported type) it runs the method: slower, never wrong (logged once per method). An add that
  * cannot compute its key throws before the method runs, since running it would make a key visible
