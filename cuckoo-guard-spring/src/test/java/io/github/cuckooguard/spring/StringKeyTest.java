@@ -24,7 +24,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Keys that the database compares differently from the bytes the guard hashed: a {@code CHAR(8)}
- * column that the key scan reads padded ({@code "ab0 "}) while finders pass {@code "ab0"}, a
+ * column that the key scan reads padded to 8 characters while finders pass {@code "ab0"}, a
  * case-insensitive column ({@code VARCHAR_IGNORECASE}), an accent- and case-insensitive collation
  * (H2's {@code SET COLLATION ENGLISH STRENGTH PRIMARY}, as MySQL's {@code *_ai_ci}), and a finder
  * that passes {@code "12"} to a guard of {@code Long} ids (the database converts). Each was a false
@@ -33,12 +33,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * before that change, 10 of 10 keys answered absent in each of {@link
  * #paddedCharKeysScannedAreFoundByTheirUnpaddedValue}, {@link
  * #caseInsensitiveColumnFindsKeysAddedInAnotherCase}, {@link
- * #accentInsensitiveCollationFindsKeysAddedWithAccents} and {@link
- * #stringFinderOnAGuardOfLongIdsPassesThrough}, and the context with a {@code String} finder on a
- * guard of {@code Long} ids started ({@link #stringFinderOnAGuardOfLongIdsFailsTheStart}); 0 of 10
- * after, and the start fails naming the finder. Every test also checks that definite misses are
- * still short-circuited, so the fix does not just turn the guard off. Real H2 databases, real
- * Spring contexts, no transaction manager (each write is visible when its method returns).
+ * #accentInsensitiveCollationFindsKeysAddedWithAccents}, {@link
+ * #stringFinderOnAGuardOfLongIdsPassesThrough} and {@link
+ * #aGuardGivenNoKindAnswersThenPassesThroughOnceGivenTwo}, and the contexts with a {@code String}
+ * finder on a guard of {@code Long} ids, with a {@code String} remove, and with adds of both kinds
+ * started ({@link #stringFinderOnAGuardOfLongIdsFailsTheStart} and the two after it); 0 of 10
+ * after, and the start fails naming the method. The two removal tests passed before as well; they
+ * pin that the fix keeps leaves paired and spoils no guard. The tests of the first four guards also
+ * check that definite misses are still short-circuited, so the fix does not just turn them off.
+ * Real H2 databases, real Spring contexts, no transaction manager (each write is visible when its
+ * method returns).
  */
 @Timeout(60)
 class StringKeyTest {
@@ -321,7 +325,8 @@ class StringKeyTest {
    * no enter of {@code "3"} added (another key's copy, if they collide), and it would make the
    * guard hold two kinds of keys, after which it passes every lookup through. The row's fingerprint
    * stays (a false positive until the next rebuild) and lookups of {@code Long} ids are still
-   * answered.
+   * answered. Passed on the code before too (which had no kinds to spoil); without the skip the
+   * remove would make the guard one of two kinds and the last check fail.
    */
   @Test
   void removeOfAKindNeverGivenLeavesTheGuardAlone() {
@@ -339,6 +344,61 @@ class StringKeyTest {
       assertThat(accounts.deleteByAnyId(4L)).isTrue();
       assertThat(guard.stats().size()).isEqualTo(KEYS - 1);
       assertMissesShortCircuited(guard, i -> 1_000L + i, id -> accounts.find(id), accounts.finds());
+    }
+  }
+
+  /** Keys whose type the context cannot see at all, on a guard that starts empty. */
+  @CuckooGuarded(name = "anys", startsEmpty = true)
+  public static class AnyKeyRepository {
+    final JdbcTemplate jdbc;
+    final AtomicInteger finds = new AtomicInteger();
+
+    public AnyKeyRepository(JdbcTemplate jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    /** The finds that ran their query (through the proxy: the target's count). */
+    public AtomicInteger finds() {
+      return finds;
+    }
+
+    @GuardedFind
+    public Optional<Long> find(Object id) {
+      finds.incrementAndGet();
+      return jdbc.queryForList("select id from anys where id = ?", Long.class, id).stream()
+          .findFirst();
+    }
+
+    @GuardedAdd
+    public void insert(Object id) {
+      jdbc.update("insert into anys(id) values (?)", id);
+    }
+  }
+
+  @Import({Jdbc.class, AnyKeyRepository.class})
+  static class AnyKeyConfig {}
+
+  /**
+   * A guard given no kind yet answers from its (empty) filter, for any kind, and the lookup's kind
+   * ({@code String} here) counts as given; the first add of another kind ({@code Long}) then makes
+   * it a guard of two kinds, whose lookups pass through. Before kinds were followed, the {@code
+   * "0".."9"} finds of the rows of the ids 0..9 were answered absent: 10 of 10; 0 after.
+   */
+  @Test
+  void aGuardGivenNoKindAnswersThenPassesThroughOnceGivenTwo() {
+    String url = H2.newUrl();
+    H2.execute(url, "create table anys(id bigint primary key)");
+    try (AnnotationConfigApplicationContext context = Contexts.start(url, AnyKeyConfig.class)) {
+      AnyKeyRepository anys = context.getBean(AnyKeyRepository.class);
+      assertThat(anys.find("42")).isEmpty();
+      assertThat(anys.finds().get()).as("answered by the empty filter").isZero();
+      for (long id = 0; id < KEYS; id++) {
+        anys.insert(id);
+      }
+
+      assertThat(absent(i -> String.valueOf(i), anys::find)).as("rows reported absent").isZero();
+      assertThat(absent(i -> (long) i, anys::find)).as("rows reported absent").isZero();
+      assertThat(anys.finds().get()).as("every find ran its query").isEqualTo(2 * KEYS);
     }
   }
 
