@@ -4,6 +4,7 @@ import static io.github.cuckooguard.spring.support.StartupFailures.startupFailur
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
+import io.github.cuckooguard.KeySource;
 import io.github.cuckooguard.spring.support.Await;
 import io.github.cuckooguard.spring.support.Contexts;
 import io.github.cuckooguard.spring.support.H2;
@@ -428,6 +429,30 @@ class StringKeyTest {
         .contains("passes a String")
         .contains("guard 'accounts' holds Long keys")
         .contains("key = \"T(Long).parseLong(#p0)\"");
+  }
+
+  /** Only a {@code String} finder; the keys come from a {@code KeySource<Long>} bean. */
+  @CuckooGuarded(name = "catalog", keySource = "catalogIds")
+  public static class TextFinderOverKeySource {
+    @GuardedFind
+    public Optional<Long> find(String id) {
+      return Optional.empty();
+    }
+  }
+
+  @Import({Jdbc.class, TextFinderOverKeySource.class})
+  static class KeySourceBeanConfig {
+    @Bean
+    KeySource<Long> catalogIds() {
+      return action -> action.accept(1L);
+    }
+  }
+
+  @Test
+  void stringFinderOnAKeySourceOfLongsFailsTheStart() {
+    assertThat(startupFailure(() -> Contexts.start(H2.newUrl(), KeySourceBeanConfig.class).close()))
+        .contains("@GuardedFind on " + TextFinderOverKeySource.class.getName() + ".find(String)")
+        .contains("guard 'catalog' holds Long keys (from the KeySource bean 'catalogIds')");
   }
 
   /** A remove whose key is a {@code String}, on a guard of {@code Long} ids. */

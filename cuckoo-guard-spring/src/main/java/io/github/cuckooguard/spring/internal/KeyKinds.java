@@ -134,8 +134,16 @@ final class KeyKinds {
     return funnel;
   }
 
-  /** Gives the guard the kinds in {@code kinds} (a key of them may enter it). */
+  /**
+   * Gives the guard the kinds in {@code kinds}, declared by its add methods or its key scan (a key
+   * of them may enter it). Not logged: two declared kinds fail the start ({@link KeyKindCheck}).
+   */
   void give(int kinds) {
+    give(kinds, false);
+  }
+
+  /** Gives the guard the kinds in {@code kinds}; logs if it then holds two, when {@code warn}. */
+  private void give(int kinds, boolean warn) {
     int current;
     do {
       current = (int) GIVEN.getVolatile(this);
@@ -144,7 +152,7 @@ final class KeyKinds {
       }
     } while (!GIVEN.compareAndSet(this, current, current | kinds));
     int now = current | kinds;
-    if (Integer.bitCount(current) <= 1 && Integer.bitCount(now) > 1) {
+    if (warn && Integer.bitCount(current) <= 1 && Integer.bitCount(now) > 1) {
       LOG.log(
           Level.WARNING,
           () ->
@@ -187,7 +195,7 @@ final class KeyKinds {
     public void funnel(Object key, KeySink sink) {
       int kind = kindOf(key);
       if (kind != 0) {
-        give(kind); // before the bytes, so before the fingerprint is added
+        give(kind, true); // before the bytes, so before the fingerprint is added
       }
       CanonicalKeyFunnel.INSTANCE.funnel(key, sink);
     }
