@@ -62,7 +62,15 @@ import org.springframework.core.annotation.AliasFor;
  * <p><b>Keys.</b> A guard declared here accepts {@link Long}, {@link Integer}, {@link Short},
  * {@link Byte} (one key space: {@code 7} and {@code 7L} are the same key), {@link CharSequence},
  * {@link java.util.UUID}, {@code byte[]} and enum keys. Declare your own guard bean for other key
- * types.
+ * types. Keys are compared as a database compares them, not by {@code equals}: text keys (strings,
+ * enum names, UUIDs in their text form) are hashed without trailing spaces and with case, accents
+ * and compatibility forms folded, so a {@code CHAR(n)} key scanned padded, or one added as {@code
+ * "AB"} to a case-insensitive column, is found by {@code "ab"} (keys that differ only so share a
+ * fingerprint: a false positive at worst). Numbers and text are kept apart, and a database converts
+ * between them ({@code where id = '12'}): the start fails for a finder or a remove whose declared
+ * key type is of the other kind than the guard's adds and key source, and a key of a kind the guard
+ * was not given (alone) passes through, unguarded (logged once per method). Give each guard keys of
+ * one type.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -98,7 +98,8 @@ public final class DeclaredGuardFactoryBean
     return true;
   }
 
-  private @Nullable KeyScan keyScan() {
+  /** The guard's key scan, or null if it has none. */
+  @Nullable KeyScan keyScan() {
     if (!scanMethodName.isEmpty()) {
       Method method = ReflectionUtils.findMethod(scanClass, scanMethodName);
       if (method == null) {

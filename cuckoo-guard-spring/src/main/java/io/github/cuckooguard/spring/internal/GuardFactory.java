@@ -68,7 +68,11 @@ final class GuardFactory {
   static CuckooGuard<Object> create(
       DeclaredGuardFactoryBean guard, @Nullable KeyScan scan, BeanFactory beanFactory) {
     CuckooGuard.Builder<Object> builder =
-        CuckooGuard.newBuilder(CanonicalKeyFunnel.INSTANCE)
+        CuckooGuard.newBuilder(
+                beanFactory
+                    .getBean(ProxyCuckooGuardConfiguration.REGISTRY_BEAN_NAME, GuardRegistry.class)
+                    .kinds(guard.name())
+                    .funnel())
             .name(guard.name())
             .spec(spec(guard, beanFactory));
     if (scan == null) {

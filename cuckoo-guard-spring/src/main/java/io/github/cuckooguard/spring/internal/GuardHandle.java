@@ -16,17 +16,49 @@ final class GuardHandle {
   private final String name;
   private final CuckooGuard<Object> guard;
   private final KeyType keyType;
+  private final @Nullable KeyKinds kinds;
   private final @Nullable ReplicatedGuard<Object> replicated;
 
+  /**
+   * @param kinds the key kinds of a guard built from {@code @CuckooGuarded}, null for a guard bean
+   *     with a funnel of its own (whose key type is the bean's)
+   */
   GuardHandle(
       String name,
       CuckooGuard<Object> guard,
       KeyType keyType,
+      @Nullable KeyKinds kinds,
       @Nullable ReplicatedGuard<Object> replicated) {
     this.name = name;
     this.guard = guard;
     this.keyType = keyType;
+    this.kinds = kinds;
     this.replicated = replicated;
+  }
+
+  /**
+   * Whether the guard may be asked about {@code key} at all: false for a key of a kind the guard of
+   * {@code @CuckooGuarded} was not given alone ({@link KeyKinds#answers}), whose lookup must pass
+   * through without touching the guard.
+   */
+  boolean answers(Object key) {
+    KeyKinds k = kinds;
+    return k == null || k.answers(key);
+  }
+
+  /**
+   * Whether a leave of {@code key} may pair an enter: false for a key of a kind the guard was never
+   * given ({@link KeyKinds#holds}).
+   */
+  boolean holds(Object key) {
+    KeyKinds k = kinds;
+    return k == null || k.holds(key);
+  }
+
+  /** The kinds given, for messages; empty for a guard bean of its own. */
+  String givenKinds() {
+    KeyKinds k = kinds;
+    return k == null ? "" : KeyKinds.describe(k.given());
   }
 
   /**
@@ -78,6 +110,11 @@ final class GuardHandle {
 
     abstract Object toKey(String guard, Object value);
 
+    /** Whether the guard hashes with {@link CanonicalKeyFunnel} ({@link #canonical()}). */
+    boolean isCanonical() {
+      return false;
+    }
+
     /**
      * Checks when the context starts that keys of the declared type {@code type} can be keys.
      *
@@ -88,6 +125,11 @@ final class GuardHandle {
 
   private static final class Canonical extends KeyType {
     static final Canonical INSTANCE = new Canonical();
+
+    @Override
+    boolean isCanonical() {
+      return true;
+    }
 
     @Override
     Object toKey(String guard, Object value) {

@@ -79,6 +79,11 @@ import org.springframework.util.ClassUtils;
  * cuckoo-guard-hibernate's guard of the entity instead of a guard bean; Hibernate follows that
  * entity's writes.
  *
+ * <p>A find whose key is of a kind the guard cannot answer for ({@link KeyKinds}: a {@code String}
+ * on a guard of {@code Long} ids, which the database would convert) runs the method without asking
+ * the guard; a remove of such a key runs without a leave, since no enter of that kind exists for it
+ * to pair (the row's fingerprint stays: a false positive until the next rebuild).
+ *
  * <p>When a find cannot compute its key (the expression fails, the value is null or of an
  * unsupported type) it runs the method: slower, never wrong (logged once per method). An add that
  * cannot compute its key throws before the method runs, since running it would make a key visible
@@ -101,6 +106,9 @@ public final class GuardInterceptor implements MethodInterceptor {
 
   /** Adds that returned a Future still running at their return: warned once each. */
   private final Set<GuardOperation> stillRunning = ConcurrentHashMap.newKeySet();
+
+  /** Operations that passed a key of a kind the guard cannot answer for: warned once each. */
+  private final Set<GuardOperation> kindWarned = ConcurrentHashMap.newKeySet();
 
   GuardInterceptor(
       GuardOperationSource operations, GuardRegistry registry, TransactionHooks transactions) {
@@ -134,6 +142,10 @@ public final class GuardInterceptor implements MethodInterceptor {
     Object key = keyOrNull(invocation, operation, guard);
     if (key == null) {
       return invocation.proceed();
+    }
+    if (!guard.answers(key)) {
+      kindNotAnswered(operation, guard, key, "the call runs unguarded");
+      return invocation.proceed(); // "might contain": the guard is not asked
     }
     CuckooGuard<Object> filter = guard.guard();
     if (!guard.mightContain(key)) {
@@ -307,6 +319,12 @@ public final class GuardInterceptor implements MethodInterceptor {
       MethodInvocation invocation, GuardOperation operation, GuardHandle guard) throws Throwable {
     Object key = keyOrNull(invocation, operation, guard);
     if (key == null) {
+      return invocation.proceed();
+    }
+    if (!guard.holds(key)) {
+      // No enter of this kind was made, so no leave can pair one: the row's fingerprint (under the
+      // kind it was given) stays, a false positive until the next rebuild.
+      kindNotAnswered(operation, guard, key, "the guard keeps its fingerprints");
       return invocation.proceed();
     }
     ReplicatedGuard<Object> group = guard.replicated();
@@ -796,6 +814,32 @@ public final class GuardInterceptor implements MethodInterceptor {
                   + (first ? " (logged once per method; later failures at DEBUG)" : ""),
           first ? ex : null);
       return null;
+    }
+  }
+
+  /**
+   * Logs once per method that a key of a kind the guard cannot answer for ({@link KeyKinds}) passed
+   * the guard by.
+   */
+  private void kindNotAnswered(
+      GuardOperation operation, GuardHandle guard, Object key, String consequence) {
+    if (kindWarned.add(operation)) {
+      LOG.log(
+          Level.WARNING,
+          () ->
+              operation.kind().annotation()
+                  + " on "
+                  + operation.method()
+                  + ": the key is a "
+                  + key.getClass().getName()
+                  + ", and guard '"
+                  + guard.name()
+                  + "' holds "
+                  + guard.givenKinds()
+                  + ". A database may convert one kind to the other (\"12\" to 12), so "
+                  + consequence
+                  + ". Map the key to the guard's key type in the key expression (logged once per"
+                  + " method).");
     }
   }
 

@@ -185,7 +185,9 @@ public final class GuardOperationSource {
     }
     KeyResolver keyResolver = KeyResolver.create(kind.annotation(), declarations, key);
     if (entity == null) {
-      registry.checkKeyType(guardName, where, keyResolver.staticType(targetClass));
+      Class<?> staticType = keyResolver.staticType(targetClass);
+      registry.checkKeyType(guardName, where, staticType);
+      registry.declareKey(guardName, kind, where, staticType, keyResolver.spel());
     }
     String name = Describe.method(method);
     return switch (kind) {
@@ -238,6 +240,16 @@ public final class GuardOperationSource {
       throw WritePathCheck.entityWriteRejected(where, entity);
     }
     return registry.entityGuard(entity, where);
+  }
+
+  /**
+   * Checks the key kinds of every guard against the types its guarded methods declare ({@link
+   * KeyKindCheck}); called once the declaring bean types were parsed.
+   *
+   * @throws IllegalStateException naming the first method whose key kind does not fit its guard
+   */
+  void checkKeyKinds() {
+    registry.checkKeyKinds();
   }
 
   private static void checkInterceptable(String where, Method method) {

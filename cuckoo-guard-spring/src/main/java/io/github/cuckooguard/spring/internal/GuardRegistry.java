@@ -29,6 +29,8 @@ public final class GuardRegistry {
   private final BeanResolver beanResolver;
   private final ConcurrentMap<String, GuardHandle> handles = new ConcurrentHashMap<>();
   private final GuardCluster cluster;
+  private final ConcurrentMap<String, KeyKinds> kinds = new ConcurrentHashMap<>();
+  private final KeyKindCheck kindCheck = new KeyKindCheck();
 
   GuardRegistry(BeanFactory beanFactory, GuardCluster cluster) {
     this.beanFactory = beanFactory;
@@ -77,6 +79,55 @@ public final class GuardRegistry {
   }
 
   /**
+   * Records the declared key type of a guarded method of the guard named {@code name}, if the guard
+   * is one built from {@code @CuckooGuarded}: an add's type is given to the guard's {@link
+   * KeyKinds} at once, and every type is checked against the kinds the guard is given ({@link
+   * KeyKindCheck}) once the context has started, or now if it has.
+   *
+   * @param type the key's declared type, {@code null} if not known before the call
+   * @throws IllegalStateException if the context has started and the key's kind does not fit
+   */
+  void declareKey(
+      String name, GuardOperation.Kind role, String where, @Nullable Class<?> type, String spel) {
+    if (type == null || KeyKinds.kindOf(type) == 0 || !keyType(name).isCanonical()) {
+      return;
+    }
+    if (role == GuardOperation.Kind.ADD) {
+      kinds(name).give(KeyKinds.kindOf(type));
+    }
+    kindCheck.declare(name, new KeyKindCheck.Declared(role, where, type, spel));
+  }
+
+  /**
+   * Once the guarded methods of the declaring bean types are parsed: gives each guard the element
+   * type of its key scan, and checks the key kinds of every guard ({@link KeyKindCheck}).
+   *
+   * @throws IllegalStateException naming the first method whose key kind does not fit its guard
+   */
+  void checkKeyKinds() {
+    for (String name : kindCheck.guards()) {
+      String factoryName = BeanFactory.FACTORY_BEAN_PREFIX + name;
+      if (beanFactory.isTypeMatch(factoryName, DeclaredGuardFactoryBean.class)
+          && beanFactory.getBean(factoryName) instanceof DeclaredGuardFactoryBean declared) {
+        KeyScan scan = declared.keyScan();
+        Class<?> element = scan == null ? null : scan.elementType(beanFactory);
+        int kind = KeyKinds.kindOf(element);
+        if (scan != null && element != null && kind != 0) {
+          kinds(name).give(kind);
+          kindCheck.scan(
+              name, new KeyKindCheck.Declared(null, "the " + scan.describe(), element, ""));
+        }
+      }
+    }
+    kindCheck.checkAll();
+  }
+
+  /** The key kinds of the guard named {@code name}, built from {@code @CuckooGuarded}. */
+  KeyKinds kinds(String name) {
+    return kinds.computeIfAbsent(name, KeyKinds::new);
+  }
+
+  /**
    * The cuckoo-guard-hibernate guard of {@code entity}, declared with {@code @CuckooGuarded(entity
    * = …)}.
    *
@@ -114,7 +165,9 @@ public final class GuardRegistry {
   private GuardHandle createHandle(String name) {
     CuckooGuard<Object> guard = beanFactory.getBean(name, CuckooGuard.class);
     // The same group for every handle of the name: the cluster joins each name once.
-    return new GuardHandle(name, guard, keyType(name), cluster.join(name, guard));
+    GuardHandle.KeyType type = keyType(name);
+    return new GuardHandle(
+        name, guard, type, type.isCanonical() ? kinds(name) : null, cluster.join(name, guard));
   }
 
   private GuardHandle.KeyType keyType(String name) {

@@ -6,8 +6,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * Once the singletons exist, parses and checks the guarded methods of every bean type that declares
  * {@code @CuckooGuarded}, also of beans that are lazy or were never created: otherwise a wrong
  * annotation (an unsupported key type, a return type that cannot be short-circuited, a key
- * expression that names no parameter) would surface only when the bean is first used. The
- * auto-proxy creator runs the same checks for the beans it proxies; results are cached.
+ * expression that names no parameter, a finder passing a {@code String} to a guard of {@code Long}
+ * ids) would surface only when the bean is first used. The auto-proxy creator runs the same checks
+ * for the beans it proxies; results are cached.
  */
 final class GuardStartupCheck implements SmartInitializingSingleton {
 
@@ -24,5 +25,6 @@ final class GuardStartupCheck implements SmartInitializingSingleton {
     for (Class<?> type : registrar.declaringTypes()) {
       operations.hasOperations(type);
     }
+    operations.checkKeyKinds();
   }
 }

@@ -306,6 +306,12 @@ final class KeyResolver {
     return names == null ? -1 : Arrays.asList(names).indexOf(variable);
   }
 
+  /** The key as a SpEL expression over the arguments, for suggestions: the expression, or #p0. */
+  String spel() {
+    Expression spel = expression;
+    return spel != null ? spel.getExpressionString() : "#p" + parameterIndex;
+  }
+
   /** What the key is, for messages: {@code key "#user.id"}, {@code the only parameter}. */
   String description() {
     return description;

@@ -6,7 +6,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
 import java.util.stream.BaseStream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.ResolvableType;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -22,6 +25,12 @@ sealed interface KeyScan {
   /** For log and error messages. */
   String describe();
 
+  /**
+   * The declared type of the keys the scan emits, as far as it is known without running it ({@code
+   * List<Long>}: {@code Long}), else null.
+   */
+  @Nullable Class<?> elementType(BeanFactory beanFactory);
+
   /** A {@link KeySource} bean. */
   record OfBean(String beanName) implements KeyScan {
     @Override
@@ -33,6 +42,20 @@ sealed interface KeyScan {
     @Override
     public String describe() {
       return "KeySource bean '" + beanName + "'";
+    }
+
+    @Override
+    public @Nullable Class<?> elementType(BeanFactory beanFactory) {
+      if (beanFactory instanceof ConfigurableListableBeanFactory factory
+          && factory.containsBeanDefinition(beanName)) {
+        return factory
+            .getMergedBeanDefinition(beanName)
+            .getResolvableType()
+            .as(KeySource.class)
+            .getGeneric(0)
+            .resolve();
+      }
+      return null;
     }
   }
 
@@ -90,6 +113,19 @@ sealed interface KeyScan {
     @Override
     public String describe() {
       return "@GuardKeySource method " + Describe.method(method) + " of bean '" + beanName + "'";
+    }
+
+    @Override
+    public @Nullable Class<?> elementType(BeanFactory beanFactory) {
+      ResolvableType type = ResolvableType.forMethodReturnType(method);
+      if (type.isArray()) {
+        return type.getComponentType().resolve();
+      }
+      ResolvableType elements = type.as(Iterable.class);
+      if (elements == ResolvableType.NONE) {
+        elements = type.as(BaseStream.class);
+      }
+      return elements == ResolvableType.NONE ? null : elements.getGeneric(0).resolve();
     }
   }
 }
