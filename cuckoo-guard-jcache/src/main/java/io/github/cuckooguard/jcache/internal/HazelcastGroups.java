@@ -2,6 +2,7 @@ package io.github.cuckooguard.jcache.internal;
 
 import com.hazelcast.cache.impl.CacheProxy;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.cluster.ClusterService;
 import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import java.time.Duration;
 import javax.cache.Cache;
@@ -55,6 +56,9 @@ final class HazelcastGroups {
     }
     java.util.function.LongSupplier size = HazelcastKeys.sizeOf(cache);
     Compaction compaction = size != null ? new Compaction(guard.guard(), size) : null;
+    // Changes with every member that leaves (and joins): Hazelcast updates the member list before
+    // it retries the invocations whose target left (CacheGuard.endWrite).
+    ClusterService cluster = proxy.getNodeEngine().getClusterService();
     guard.joinedGroup(
         group.guard(),
         group,
@@ -63,7 +67,8 @@ final class HazelcastGroups {
             compaction.close();
           }
           group.close();
-        });
+        },
+        cluster::getMemberListVersion);
     return true;
   }
 }
