@@ -100,6 +100,19 @@ class RetriedWriteAfterOwnerCrashTest {
     scenario(false, 0);
   }
 
+  /**
+   * The variant: while the writes wait for S, X removes each key through its guarded cache (on O,
+   * backed up on R; X stops waiting for S's acknowledgement after 1 s and, O being alive, its
+   * removes return with no second run): each remove takes the first run's entry, and its leave a
+   * copy while the write's enter is still open. Then O is killed and the second runs create the
+   * entries again on R.
+   */
+  @Test
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void aWriteRunAgainAfterARemoveBetweenItsTwoRunsIsNotReportedAbsent() throws Exception {
+    scenario(true, PORTS);
+  }
+
   private void scenario(boolean removeBetween, int portOffset) throws Exception {
     long t0 = System.nanoTime();
     String cluster = "cuckoo-guard-retry-" + UUID.randomUUID();

@@ -667,10 +667,10 @@ public final class CacheGuard<K> {
       this.replicated = replicated;
     }
 
-    void end(boolean gone) {
+    void end(boolean gone, int ownEnters) {
       if (replicated != null) {
         if (gone) {
-          replicated.gone();
+          replicated.gone(ownEnters); // cancelled if another write of the key overlapped it
         } else {
           replicated.cancel();
         }
@@ -697,11 +697,21 @@ public final class CacheGuard<K> {
    * the entry; a call that threw counts as not removed (a spare copy at worst).
    */
   public void endLeave(@Nullable Leave<K> leave, boolean removed) {
+    endLeave(leave, removed, 0);
+  }
+
+  /**
+   * As {@link #endLeave(Leave, boolean)}, for a call that began {@code ownEnters} writes of the key
+   * after announcing the leave (an entry processor run as a write and a leave): in a group, a leave
+   * during which a write of the key was open on this member (from any member) is cancelled instead
+   * of gone, and the call's own writes do not count ({@link io.github.cuckooguard.spi.OpenEnters}).
+   */
+  public void endLeave(@Nullable Leave<K> leave, boolean removed, int ownEnters) {
     if (leave == null) {
       return;
     }
     try {
-      leave.end(removed);
+      leave.end(removed, ownEnters);
     } catch (RuntimeException e) {
       failed("ending a removal", e);
     }

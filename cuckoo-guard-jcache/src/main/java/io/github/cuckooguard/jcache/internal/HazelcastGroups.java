@@ -41,6 +41,9 @@ final class HazelcastGroups {
       builder.lease(lease);
     }
     builder.minimumMembers(settings.minimumMembers());
+    // Hazelcast re-invokes a cache operation whose owner left before the caller had every
+    // acknowledgement: a removal between the two runs must not take the copy of the write's enter.
+    builder.writesMayRunTwice(true);
     HazelcastGuardGroup<K> group;
     try {
       group = builder.join();
