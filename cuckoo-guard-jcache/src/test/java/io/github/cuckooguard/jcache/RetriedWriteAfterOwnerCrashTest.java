@@ -9,6 +9,7 @@ import com.hazelcast.instance.impl.HazelcastInstanceProxy;
 import com.hazelcast.internal.partition.InternalPartition;
 import com.hazelcast.internal.partition.InternalPartitionService;
 import io.github.cuckooguard.cluster.hazelcast.testing.MemberJvms;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import javax.cache.Cache;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -68,7 +70,9 @@ class RetriedWriteAfterOwnerCrashTest {
   static final int KEYS = 8;
   static final long[] PROBES = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
-  @TempDir Path dir;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+  Path dir; // kept when a test fails: the member logs are there
+
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final List<GuardedCachingProvider> providers = new ArrayList<>();
   private HazelcastInstance w;
@@ -262,7 +266,7 @@ class RetriedWriteAfterOwnerCrashTest {
       }
     }
     long[] truth = present.stream().mapToLong(Long::longValue).toArray();
-    Map<String, List<Long>> absent = answers(truth, "every survivor answers", 60);
+    Map<String, List<Long>> absent = answers(truth, "every survivor answers", 120);
     List<Long> absentOnW = new ArrayList<>();
     for (long key : truth) {
       if (!guarded.mightContain(key)) {
@@ -342,6 +346,7 @@ class RetriedWriteAfterOwnerCrashTest {
    */
   private Map<String, List<Long>> answers(long[] keys, String what, long seconds) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    Map<String, String> status = new LinkedHashMap<>();
     while (true) {
       long seq = ++asked;
       StringBuilder text = new StringBuilder().append(seq);
@@ -354,6 +359,7 @@ class RetriedWriteAfterOwnerCrashTest {
       RetryMemberProcess.replace(dir.resolve("ask.txt"), text.append('\n').toString());
       Map<String, List<Long>> result = new LinkedHashMap<>();
       boolean all = true;
+      status.clear();
       for (String name : processes.keySet()) {
         Path file = dir.resolve("answer-" + name + ".txt");
         String[] lines = null;
@@ -367,7 +373,17 @@ class RetriedWriteAfterOwnerCrashTest {
           lines = null;
           Thread.sleep(10);
         }
-        assertThat(lines).as(what + ": " + name + " answered within " + seconds + " s").isNotNull();
+        assertThat(lines)
+            .as(
+                what
+                    + ": "
+                    + name
+                    + " answered within "
+                    + seconds
+                    + " s; "
+                    + status
+                    + logTail(name))
+            .isNotNull();
         List<Long> absent = new ArrayList<>();
         if (lines.length > 2 && !lines[2].isEmpty()) {
           Arrays.stream(lines[2].split(",")).map(Long::parseLong).forEach(absent::add);
@@ -376,6 +392,7 @@ class RetriedWriteAfterOwnerCrashTest {
             !Boolean.parseBoolean(lines[1])
                 && Arrays.stream(PROBES).allMatch(p -> absent.contains(p));
         all &= answering;
+        status.put(name, "pass-through " + lines[1] + ", probes absent " + absent.size());
         absent.removeIf(k -> Arrays.stream(PROBES).anyMatch(p -> p == k));
         result.put(name, absent);
       }
@@ -383,7 +400,11 @@ class RetriedWriteAfterOwnerCrashTest {
       if (all) {
         return result;
       }
-      assertThat(System.nanoTime() - deadline).as(what + " within " + seconds + " s").isNegative();
+      status.put("w", "pass-through " + wGuard.isPassThrough());
+      status.put("x", "pass-through " + xGuard.isPassThrough());
+      assertThat(System.nanoTime() - deadline)
+          .as(what + " within " + seconds + " s; last answers " + status)
+          .isNegative();
       Thread.sleep(100);
     }
   }
@@ -398,6 +419,19 @@ class RetriedWriteAfterOwnerCrashTest {
       }
     }
     return true;
+  }
+
+  /** The last lines of member {@code name}'s output, for a failure message. */
+  private String logTail(String name) {
+    try {
+      List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
+      return "; "
+          + name
+          + ".log ends: "
+          + lines.subList(Math.max(0, lines.size() - 20), lines.size());
+    } catch (IOException e) {
+      return "; no log of " + name + ": " + e;
+    }
   }
 
   private static void start(Runnable body) {

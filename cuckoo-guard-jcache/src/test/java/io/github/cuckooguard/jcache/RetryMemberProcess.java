@@ -111,25 +111,39 @@ public final class RetryMemberProcess {
     long answered = -1;
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // if the test forgot it
     while (!Files.exists(dir.resolve("stop")) && System.nanoTime() - deadline < 0) {
-      if (Files.exists(ask)) {
-        List<String> lines = Files.readAllLines(ask, StandardCharsets.US_ASCII);
-        long seq = Long.parseLong(lines.get(0));
-        if (seq != answered) {
-          boolean passThrough = cache.isPassThrough();
-          StringJoiner absent = new StringJoiner(",");
-          for (String line : lines.subList(1, lines.size())) {
-            long key = Long.parseLong(line);
-            if (!cache.mightContain(key)) {
-              absent.add(line);
-            }
-          }
-          replace(dir.resolve("answer-" + name + ".txt"), seq + "\n" + passThrough + "\n" + absent);
-          answered = seq;
-        }
+      try {
+        answered = answer(dir, name, cache, ask, answered);
+      } catch (IOException | RuntimeException e) {
+        e.printStackTrace(); // logged, and answered at the next turn
       }
       Thread.sleep(10);
     }
     System.exit(0);
+  }
+
+  /**
+   * Answers {@code ask} if it has a sequence number other than {@code answered}; returns the last.
+   */
+  private static long answer(
+      Path dir, String name, GuardedCache<Long, String> cache, Path ask, long answered)
+      throws IOException {
+    if (!Files.exists(ask)) {
+      return answered;
+    }
+    List<String> lines = Files.readAllLines(ask, StandardCharsets.US_ASCII);
+    long seq = Long.parseLong(lines.get(0));
+    if (seq == answered) {
+      return answered;
+    }
+    boolean passThrough = cache.isPassThrough();
+    StringJoiner absent = new StringJoiner(",");
+    for (String line : lines.subList(1, lines.size())) {
+      if (!cache.mightContain(Long.parseLong(line))) {
+        absent.add(line);
+      }
+    }
+    replace(dir.resolve("answer-" + name + ".txt"), seq + "\n" + passThrough + "\n" + absent);
+    return seq;
   }
 
   /** Replaces {@code file}'s content atomically (readers see the old or the new text). */
