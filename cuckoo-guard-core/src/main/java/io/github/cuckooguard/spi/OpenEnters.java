@@ -21,7 +21,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * before its first run (rule 1 of {@link GroupEngine}), and it ends only after its second run
  * returned, so after the removal did. A leave during which an enter of its key was open (at its
  * begin, or begun later) is therefore cancelled instead of gone: the copy stays, a false positive
- * until the next rebuild if the key is gone for good.
+ * until the next rebuild if the key is gone for good. The removing member decides, and the others
+ * follow its gone or cancel ({@link RemoteWrites} only counts their enters), since only there the
+ * order is known: the leave began before the removal ran, and the write's end comes after it. What
+ * remains: a removing member that never applied the write's begin (it did not acknowledge in time
+ * and was waited out; it passes through until it rejoins) does not see the enter, and its gone
+ * takes the copy on the others; that needs a lost member (the re-invocation) and a second member
+ * that missed an acknowledgement in the same write.
  *
  * <p>Thread safety: all methods may be called concurrently; one key's counts change inside {@link
  * ConcurrentHashMap#compute}, atomically. A key's record lives while one of its enters or leaves is
