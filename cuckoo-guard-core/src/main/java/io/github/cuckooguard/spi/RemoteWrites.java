@@ -106,9 +106,21 @@ public final class RemoteWrites<K> {
   /** {@code holds.size()}, for lock-free readers ({@link #holding()}). */
   private volatile int holdCount;
 
+  private final OpenEnters<K> openEnters;
+
   /** Applies remote writes to {@code guard}. */
   public RemoteWrites(CuckooGuard<K> guard) {
+    this(guard, OpenEnters.none());
+  }
+
+  /**
+   * Applies remote writes to {@code guard} and counts the remote enters it applies in {@code
+   * openEnters}, shared with this member's {@link ReplicatedGuard}, whose leaves consult it. Remote
+   * leaves are ended as their origin says: the origin decided from its own member's open enters.
+   */
+  public RemoteWrites(CuckooGuard<K> guard, OpenEnters<K> openEnters) {
     this.guard = Objects.requireNonNull(guard, "guard");
+    this.openEnters = Objects.requireNonNull(openEnters, "openEnters");
   }
 
   /** The guard remote writes are applied to. */
@@ -119,7 +131,13 @@ public final class RemoteWrites<K> {
   /** Begins the enter {@code op} of member {@code origin} on this guard (returns once applied). */
   public void enterBegun(String origin, long op, K key) {
     Objects.requireNonNull(key, "key");
-    enters.computeIfAbsent(new Op(origin, op), o -> guard.beginEnter(key));
+    enters.computeIfAbsent(
+        new Op(origin, op),
+        o -> {
+          PendingEnter<K> enter = guard.beginEnter(key);
+          openEnters.enterBegun(key); // once per applied begin (inside the computeIfAbsent)
+          return enter;
+        });
   }
 
   /**
@@ -142,6 +160,7 @@ public final class RemoteWrites<K> {
     } else {
       enter.abort();
     }
+    openEnters.enterEnded(enter.key());
   }
 
   /** Announces the leave {@code op} of {@code origin} on this guard (returns once applied). */

@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li><b>Leaves after gone.</b> {@link #beginLeave} announces the leave everywhere (same wait)
  *       before the caller removes the key; {@link Leave#gone()} is delivered after. A remote gone
  *       whose announcement was not applied is dropped ({@link RemoteWrites}). A late or lost leave
- *       is a false positive.
+ *       is a false positive. Over a source that may apply one write twice, a leave during which an
+ *       enter of its key was open on the leaving member is cancelled instead ({@link OpenEnters}).
  *   <li><b>Rollback, paired.</b> {@link Enter#abort()} removes the local fingerprint and sends the
  *       abort; each member that applied the begin removes exactly the copy it added.
  *   <li><b>Writes of unknown keys, held.</b> {@link #hold} returns only when every other member
@@ -59,11 +60,23 @@ public final class ReplicatedGuard<K> {
 
   private final CuckooGuard<K> local;
   private final GroupEngine<K> engine;
+  private final OpenEnters<K> openEnters;
 
   /** Replicates {@code local} through {@code engine}. */
   public ReplicatedGuard(CuckooGuard<K> local, GroupEngine<K> engine) {
+    this(local, engine, OpenEnters.none());
+  }
+
+  /**
+   * Replicates {@code local} through {@code engine}; a leave during which an enter of its key was
+   * open on this member ({@code openEnters}, shared with this member's {@link RemoteWrites}) is
+   * cancelled instead of gone, everywhere ({@link Leave#gone()}). For a source that may apply one
+   * write twice ({@link OpenEnters} says why).
+   */
+  public ReplicatedGuard(CuckooGuard<K> local, GroupEngine<K> engine, OpenEnters<K> openEnters) {
     this.local = Objects.requireNonNull(local, "local");
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.openEnters = Objects.requireNonNull(openEnters, "openEnters");
   }
 
   /** This member's guard (it also holds the other members' writes). */
@@ -93,6 +106,7 @@ public final class ReplicatedGuard<K> {
    */
   public Enter<K> beginEnter(K key) throws InterruptedException {
     PendingEnter<K> pending = local.beginEnter(key);
+    openEnters.enterBegun(key);
     long op = OPS.incrementAndGet();
     boolean delivered = false;
     try {
@@ -101,6 +115,7 @@ public final class ReplicatedGuard<K> {
     } finally {
       if (!delivered) {
         pending.abort();
+        openEnters.enterEnded(key);
         engine.enterEnded(op, false);
       }
     }
@@ -127,6 +142,8 @@ public final class ReplicatedGuard<K> {
     for (int i = 0; i < opIds.length; i++) {
       opIds[i] = OPS.incrementAndGet();
       keys.add(begun.get(i).key());
+      // Counted from here: before this the key cannot be visible through this write.
+      openEnters.enterBegun(begun.get(i).key());
     }
     boolean delivered = false;
     try {
@@ -138,6 +155,7 @@ public final class ReplicatedGuard<K> {
       if (!delivered) {
         for (int i = 0; i < opIds.length; i++) {
           begun.get(i).abort();
+          openEnters.enterEnded(keys.get(i));
           engine.enterEnded(opIds[i], false);
         }
       }
@@ -159,6 +177,7 @@ public final class ReplicatedGuard<K> {
    */
   public Leave<K> beginLeave(K key) throws InterruptedException {
     PendingLeave<K> pending = local.beginLeave(key);
+    long overlap = openEnters.leaveBegun(key);
     long op = OPS.incrementAndGet();
     boolean delivered = false;
     try {
@@ -167,10 +186,11 @@ public final class ReplicatedGuard<K> {
     } finally {
       if (!delivered) {
         pending.cancel();
+        openEnters.leaveEnded(key, overlap, 0);
         engine.leaveEnded(op, false);
       }
     }
-    return new Leave<>(this, pending, op);
+    return new Leave<>(this, pending, op, overlap);
   }
 
   /**
@@ -271,6 +291,7 @@ public final class ReplicatedGuard<K> {
     /** The key is visible at the source; delivered to the others after. */
     public CompletionStage<Void> visible() {
       pending.visible();
+      group.openEnters.enterEnded(pending.key());
       return group.engine.enterEnded(op, true);
     }
 
@@ -280,6 +301,7 @@ public final class ReplicatedGuard<K> {
      */
     public CompletionStage<Void> abort() {
       pending.abort();
+      group.openEnters.enterEnded(pending.key());
       return group.engine.enterEnded(op, false);
     }
 
@@ -306,15 +328,40 @@ public final class ReplicatedGuard<K> {
     private final ReplicatedGuard<K> group;
     private final PendingLeave<K> pending;
     private final long op;
+    private final long overlap;
 
-    private Leave(ReplicatedGuard<K> group, PendingLeave<K> pending, long op) {
+    private Leave(ReplicatedGuard<K> group, PendingLeave<K> pending, long op, long overlap) {
       this.group = group;
       this.pending = pending;
       this.op = op;
+      this.overlap = overlap;
     }
 
-    /** The key is gone from the source: removes it here, then on the others. */
+    /**
+     * The key is gone from the source: removes it here, then on the others; but if this guard
+     * tracks {@link OpenEnters} and an enter of the key was open on this member at some moment
+     * since {@link #beginLeave}, cancels the leave everywhere instead (the copy stays: {@link
+     * OpenEnters} says why).
+     */
     public CompletionStage<Void> gone() {
+      return gone(0);
+    }
+
+    /**
+     * As {@link #gone()}, for a call that itself began {@code ownEnters} enters of the key after
+     * this leave (an entry processor that may create or remove its entry): those do not count as
+     * overlapping.
+     *
+     * @throws IllegalArgumentException if {@code ownEnters} is negative
+     */
+    public CompletionStage<Void> gone(int ownEnters) {
+      if (ownEnters < 0) {
+        throw new IllegalArgumentException("ownEnters (" + ownEnters + ") must be >= 0");
+      }
+      if (group.openEnters.leaveEnded(pending.key(), overlap, ownEnters)) {
+        pending.cancel();
+        return group.engine.leaveEnded(op, false);
+      }
       pending.gone();
       return group.engine.leaveEnded(op, true);
     }
@@ -322,6 +369,7 @@ public final class ReplicatedGuard<K> {
     /** The key stayed: the leave is cancelled everywhere. */
     public CompletionStage<Void> cancel() {
       pending.cancel();
+      group.openEnters.leaveEnded(pending.key(), overlap, 0);
       return group.engine.leaveEnded(op, false);
     }
 

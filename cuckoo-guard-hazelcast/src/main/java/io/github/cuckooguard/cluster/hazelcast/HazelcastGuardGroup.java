@@ -11,6 +11,7 @@ import io.github.cuckooguard.CuckooFilter;
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spi.GroupEngine;
 import io.github.cuckooguard.spi.GroupUnavailableException;
+import io.github.cuckooguard.spi.OpenEnters;
 import io.github.cuckooguard.spi.RemoteWrites;
 import io.github.cuckooguard.spi.ReplicatedGuard;
 import java.lang.System.Logger;
@@ -292,8 +293,9 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     this.hazelcast = b.hazelcast;
     this.local = b.guard;
     this.name = b.name != null ? b.name : b.guard.name();
-    this.remote = new RemoteWrites<>(local);
-    this.replicated = new ReplicatedGuard<>(local, this);
+    OpenEnters<K> openEnters = b.writesMayRunTwice ? new OpenEnters<>() : OpenEnters.none();
+    this.remote = new RemoteWrites<>(local, openEnters);
+    this.replicated = new ReplicatedGuard<>(local, this, openEnters);
     this.executor = hazelcast.getExecutorService(b.executorName);
     this.self = hazelcast.getCluster().getLocalMember().getUuid();
     this.leaseNanos = b.lease.toNanos();
@@ -1445,6 +1447,8 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
     private LongSupplier clock = System::nanoTime;
     private boolean peerDump = true;
     private boolean peerDumpSet;
+    private boolean writesMayRunTwice;
+    private boolean writesMayRunTwiceSet;
     private int dumpPieceBytes = DEFAULT_DUMP_PIECE_BYTES;
     private PeerDumpJoin.PieceListener dumpPieceListener = PeerDumpJoin.PieceListener.NONE;
 
@@ -1526,6 +1530,25 @@ public final class HazelcastGuardGroup<K> implements GroupEngine<K>, AutoCloseab
       }
       this.peerDump = peerDump;
       this.peerDumpSet = true;
+      return this;
+    }
+
+    /**
+     * Whether the source may apply one write twice (default false): true for a Hazelcast cache or
+     * map as the source, whose operations Hazelcast re-invokes on the new owner when the owner left
+     * before the caller had every acknowledgement. Then a leave of a key during which an enter of
+     * the key was open on the leaving member is cancelled on every member instead of gone ({@link
+     * io.github.cuckooguard.spi.OpenEnters} says why): a removal between the write's two runs must
+     * not take the copy the second run needs. The price is a spare fingerprint (a false positive
+     * until the next rebuild) for every removal that overlaps a write of its key.
+     */
+    public Builder<K> writesMayRunTwice(boolean writesMayRunTwice) {
+      if (writesMayRunTwiceSet) {
+        throw new IllegalStateException(
+            "writesMayRunTwice was already set to " + this.writesMayRunTwice);
+      }
+      this.writesMayRunTwice = writesMayRunTwice;
+      this.writesMayRunTwiceSet = true;
       return this;
     }
 

@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import javax.cache.Cache;
 import javax.cache.CacheException;
 import org.jspecify.annotations.Nullable;
@@ -43,8 +44,10 @@ import org.jspecify.annotations.Nullable;
  *   (there, and in a group)                  in an {@link ExistenceProbe} (exists before/after)
  * a Hazelcast member's cache in a guard     enter = group.beginEnter(k) before the call: returns
  *   group ({@link #joinedGroup})             once every member applied it (or cannot answer
- *                                            absent); ends visible if the call created the entry
- *                                            or cannot say, aborted if it says it did not; leave =
+ *                                            absent); ends visible if the call created the entry,
+ *                                            cannot say, or a member left during it (Hazelcast
+ *                                            may have run it twice), aborted if it says it did
+ *                                            not; leave =
  *                                            group.beginLeave(k) before a removal, gone() only if
  *                                            the call removed the entry; no listener; expiry and
  *                                            eviction leave by {@link Compaction} (a rebuild)
@@ -106,9 +109,11 @@ import org.jspecify.annotations.Nullable;
  * <p><b>In a guard group</b> the same arguments hold on every member, through the group's engine
  * rule 1 ({@link GroupEngine}): an enter or leave announcement is applied on every member that can
  * still answer "absent" before the provider call. An enter is aborted only when the call itself
- * says that it created nothing, so every visible entry keeps the copy of the enter that made it
- * visible, and a removal that the call reports takes exactly that copy (a racing write's presence
- * check is never used: it could abort a copy a removal had already taken).
+ * says that it created nothing and no member left the cluster during the call (a call whose target
+ * left may have been run twice, and its result then describes the second run: {@link
+ * #endWrite(Write, boolean, BooleanSupplier)}), so every visible entry keeps the copy of the enter
+ * that made it visible, and a removal that the call reports takes exactly that copy (a racing
+ * write's presence check is never used: it could abort a copy a removal had already taken).
  *
  * <p>A failure of the guard (a funnel that throws) never fails the cache call: the guard is marked
  * stale (pass-through until a rebuild succeeds), again once the call made its key visible, and the
@@ -151,6 +156,13 @@ public final class CacheGuard<K> {
 
   private volatile @Nullable GroupEngine<K> engine;
   private volatile @Nullable AutoCloseable groupCloser;
+
+  /**
+   * In a group: a number that changes whenever a member leaves the cluster (Hazelcast's member list
+   * version), read before and after a write's provider call ({@link #endWrite(Write, boolean,
+   * BooleanSupplier)}); null outside a group.
+   */
+  private volatile @Nullable LongSupplier membership;
 
   /** Deregisters a listener registered outside JCache ({@link #onClose}). */
   private volatile @Nullable Runnable closer;
@@ -243,13 +255,19 @@ public final class CacheGuard<K> {
    * before the provider call ({@link ReplicatedGuard#beginLeave}), and lookups answer "absent" only
    * while the engine says this member may ({@link GroupEngine#mayAnswerAbsent}). No listener is
    * needed: the writes of the other members arrive as the group's messages, before they are
-   * visible. {@code closer} leaves the group at {@link #close}. Call once, before the cache is
-   * handed out and after {@link #attach} (the group's join rebuilds from the key source).
+   * visible. {@code closer} leaves the group at {@link #close}. {@code membership} changes whenever
+   * a member leaves the cluster, at the latest before the provider re-invokes an operation whose
+   * target left (see {@link #endWrite(Write, boolean, BooleanSupplier)}). Call once, before the
+   * cache is handed out and after {@link #attach} (the group's join rebuilds from the key source).
    */
   public void joinedGroup(
-      ReplicatedGuard<K> replicated, GroupEngine<K> engine, AutoCloseable closer) {
+      ReplicatedGuard<K> replicated,
+      GroupEngine<K> engine,
+      AutoCloseable closer,
+      LongSupplier membership) {
     this.engine = engine;
     this.groupCloser = closer;
+    this.membership = membership;
     this.group = replicated;
   }
 
@@ -347,7 +365,8 @@ public final class CacheGuard<K> {
   public Write<K> beginWrite(K key) {
     ReplicatedGuard<K> g = group;
     if (g != null) {
-      return new Write<>(key, 0, null, true, enterGroup(g, key));
+      long members = membershipNow(); // before the enter, so before the provider call
+      return new Write<>(key, members, null, true, enterGroup(g, key));
     }
     long token = events.open(key);
     PendingEnter<K> enter = null;
@@ -376,6 +395,7 @@ public final class CacheGuard<K> {
       }
       return writes;
     }
+    long members = membershipNow(); // before the enters, so before the provider call
     List<PendingEnter<K>> begun = new ArrayList<>(keys.size());
     try {
       for (K key : keys) {
@@ -396,7 +416,7 @@ public final class CacheGuard<K> {
       throw groupFailed(String.valueOf(e.getMessage()), e);
     }
     for (ReplicatedGuard.Enter<K> enter : enters) {
-      writes.add(new Write<>(enter.key(), 0, null, true, enter));
+      writes.add(new Write<>(enter.key(), members, null, true, enter));
     }
     return writes;
   }
@@ -431,8 +451,23 @@ public final class CacheGuard<K> {
   /**
    * Ends a write whose call said whether it created the entry ({@code putIfAbsent}, {@code
    * getAndPut}, an entry processor's existence before and after): in a group the enter ends visible
-   * exactly when it did, else it is aborted (the key, if present, was present before and holds the
-   * enter of the call that created it). Elsewhere as {@link #endWrite}.
+   * when it did, and is aborted when it did not (the key, if present, was present before and holds
+   * the enter of the call that created it), unless a member left the cluster during the call: then
+   * it ends visible too. Elsewhere as {@link #endWrite}.
+   *
+   * <p>Why a member's leaving keeps the enter. When the partition owner a write was sent to leaves
+   * before the writer had its response and its backups' acknowledgements, Hazelcast runs the
+   * operation again on the new owner (its invocations are retried on {@code MemberLeftException},
+   * and a response whose backups did not all come from a target that left is discarded). The first
+   * run may have been applied and backed up, so the second finds the entry its first run created
+   * and reports "was there" ({@code putIfAbsent} false, {@code getAndPut} its own value, an entry
+   * processor an existing entry): the call's result no longer says whether it created the entry,
+   * and an abort would take the only copy of a key that is now in the cache (the test
+   * RetriedWriteAfterOwnerCrashTest has it). Hazelcast re-invokes only after the target left this
+   * member's member list, which changes {@link #membership} first; the number is read before the
+   * enter began, so a write whose result may come from a second run always sees it changed and
+   * keeps its copy (a spare one, a false positive until a rebuild, if the call really created
+   * nothing).
    */
   public void endWrite(Write<K> write, boolean created, BooleanSupplier present) {
     ReplicatedGuard.Enter<K> replicated = write.replicated;
@@ -440,11 +475,17 @@ public final class CacheGuard<K> {
       endWrite(write, present);
       return;
     }
-    if (created) {
+    if (created || membershipNow() != write.token) {
       replicated.visible();
     } else {
       replicated.abort();
     }
+  }
+
+  /** {@link #membership} now, or 0 if there is none. */
+  private long membershipNow() {
+    LongSupplier m = membership;
+    return m != null ? m.getAsLong() : 0;
   }
 
   /**
@@ -548,7 +589,10 @@ public final class CacheGuard<K> {
    */
   public static final class Write<K> {
     private final K key;
+
+    /** Outside a group: the {@link CreatedEvents} token; in a group: {@link #membership}. */
     private final long token;
+
     private final @Nullable PendingEnter<K> enter;
 
     /** Whether the guard might have held the key before this call's enter (see endWrite). */
@@ -623,10 +667,10 @@ public final class CacheGuard<K> {
       this.replicated = replicated;
     }
 
-    void end(boolean gone) {
+    void end(boolean gone, int ownEnters) {
       if (replicated != null) {
         if (gone) {
-          replicated.gone();
+          replicated.gone(ownEnters); // cancelled if another write of the key overlapped it
         } else {
           replicated.cancel();
         }
@@ -653,11 +697,21 @@ public final class CacheGuard<K> {
    * the entry; a call that threw counts as not removed (a spare copy at worst).
    */
   public void endLeave(@Nullable Leave<K> leave, boolean removed) {
+    endLeave(leave, removed, 0);
+  }
+
+  /**
+   * As {@link #endLeave(Leave, boolean)}, for a call that began {@code ownEnters} writes of the key
+   * after announcing the leave (an entry processor run as a write and a leave): in a group, a leave
+   * during which a write of the key was open on this member (from any member) is cancelled instead
+   * of gone, and the call's own writes do not count ({@link io.github.cuckooguard.spi.OpenEnters}).
+   */
+  public void endLeave(@Nullable Leave<K> leave, boolean removed, int ownEnters) {
     if (leave == null) {
       return;
     }
     try {
-      leave.end(removed);
+      leave.end(removed, ownEnters);
     } catch (RuntimeException e) {
       failed("ending a removal", e);
     }

@@ -2,6 +2,7 @@ package io.github.cuckooguard.jcache.internal;
 
 import com.hazelcast.cache.impl.CacheProxy;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.cluster.ClusterService;
 import io.github.cuckooguard.cluster.hazelcast.HazelcastGuardGroup;
 import java.time.Duration;
 import javax.cache.Cache;
@@ -40,6 +41,9 @@ final class HazelcastGroups {
       builder.lease(lease);
     }
     builder.minimumMembers(settings.minimumMembers());
+    // Hazelcast re-invokes a cache operation whose owner left before the caller had every
+    // acknowledgement: a removal between the two runs must not take the copy of the write's enter.
+    builder.writesMayRunTwice(true);
     HazelcastGuardGroup<K> group;
     try {
       group = builder.join();
@@ -55,6 +59,9 @@ final class HazelcastGroups {
     }
     java.util.function.LongSupplier size = HazelcastKeys.sizeOf(cache);
     Compaction compaction = size != null ? new Compaction(guard.guard(), size) : null;
+    // Changes with every member that leaves (and joins): Hazelcast updates the member list before
+    // it retries the invocations whose target left (CacheGuard.endWrite).
+    ClusterService cluster = proxy.getNodeEngine().getClusterService();
     guard.joinedGroup(
         group.guard(),
         group,
@@ -63,7 +70,8 @@ final class HazelcastGroups {
             compaction.close();
           }
           group.close();
-        });
+        },
+        cluster::getMemberListVersion);
     return true;
   }
 }

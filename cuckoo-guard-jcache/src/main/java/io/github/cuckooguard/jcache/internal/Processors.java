@@ -91,7 +91,7 @@ public final class Processors<K, V> {
       return null;
     }
     guard.endWrite(write, outcome.created(), () -> context.present(key));
-    guard.endLeave(leave, outcome.removed());
+    guard.endLeave(leave, outcome.removed(), 1); // its own write began after the leave
     return outcome.result();
   }
 
@@ -139,7 +139,7 @@ public final class Processors<K, V> {
         continue;
       }
       guard.endWrite(write, outcome.created(), () -> context.present(key));
-      guard.endLeave(leaves.get(key), outcome.removed());
+      guard.endLeave(leaves.get(key), outcome.removed(), 1); // its own write began after it
       T result = outcome.result();
       if (result != null) {
         results.put(key, () -> result);
