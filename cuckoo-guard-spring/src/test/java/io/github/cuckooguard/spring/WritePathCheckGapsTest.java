@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.cuckooguard.CuckooGuard;
 import io.github.cuckooguard.spring.datajpa.Item;
+import io.github.cuckooguard.spring.datajpa.ItemComputedKeyRepository;
 import io.github.cuckooguard.spring.datajpa.ItemJpaConfig;
 import io.github.cuckooguard.spring.datajpa.ItemStillReadsRepository;
 import io.github.cuckooguard.spring.datajpa.ReviewBaseRepositoryImpl;
@@ -43,10 +44,14 @@ import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
  * non-modifying method that writes (an unreadable named query, an update inside a select), a write
  * of the repository base class, and an insert annotated for another guard.
  *
- * <p>Before the fix (main 40e5d87, the reviewer's tests run unchanged in this branch) each of these
- * eight contexts started, and of 10 rows written through the unfollowed method (committed, checked
- * on a connection of its own) 10 of 10 were answered "absent" by the guarded finder in each test.
- * After the fix none of the eight contexts starts (0 rows can be written through them).
+ * <p>Before the fix (main 40e5d87, the reviewer's tests run unchanged in this branch) each of the
+ * reviewer's eight contexts started, and of 10 rows written through the unfollowed method
+ * (committed, checked on a connection of its own) 10 of 10 were answered "absent" by the guarded
+ * finder in each test; the same for a computed key expression ({@link
+ * #computedKeyExpressionMakesEveryUpdateAWrite}, 10 of 10, measured with the fix reverted). After
+ * the fix none of these nine contexts starts (0 rows can be written through them), and a repository
+ * of reads, locks and key-preserving updates still starts ({@link
+ * #readsLocksAndUpdatesThatAssignNoKeyStillStart}).
  *
  * <p>Not covered, documented instead: a non-modifying select of a function with side effects
  * ({@code select my_insert_fn(:id)}), and a repository that names the guard on its methods
@@ -147,6 +152,16 @@ class WritePathCheckGapsTest {
               classes = ItemStillReadsRepository.class))
   static class StillReadsConfig {}
 
+  @Configuration(proxyBeanMethods = false)
+  @Import(ItemJpaConfig.class)
+  @EnableJpaRepositories(
+      basePackageClasses = Item.class,
+      includeFilters =
+          @ComponentScan.Filter(
+              type = FilterType.ASSIGNABLE_TYPE,
+              classes = ItemComputedKeyRepository.class))
+  static class ComputedKeyConfig {}
+
   private static String failureOf(Class<?> configuration) {
     return startupFailure(() -> Contexts.start(H2.newUrl(), configuration).close());
   }
@@ -170,6 +185,25 @@ class WritePathCheckGapsTest {
             method(ReviewPositionalNameRepository.class, "rename(long, String)")
                 + " (its update assigns 'name', which the key of @Guarded")
         .contains("names (parameter 'name'))")
+        .doesNotContain("insert(long, String)");
+  }
+
+  /**
+   * The guard {@code computedNames} is keyed by {@code Item.name} through computed keys ({@code #p0
+   * + ''}), from which the check cannot read the attribute: every unannotated update now counts as
+   * a write, and the message asks for named parameters. Before (fix reverted): context started, 10
+   * of 10 renamed rows absent.
+   */
+  @Test
+  void computedKeyExpressionMakesEveryUpdateAWrite() {
+    assertThat(failureOf(ComputedKeyConfig.class))
+        .contains("does not follow")
+        .contains(
+            method(ItemComputedKeyRepository.class, "rename(long, String)")
+                + " (its update may assign the key, and the check cannot tell which attribute the"
+                + " key is: @Guarded")
+        .contains("its key expression \"#p")
+        .contains("write them with named parameters")
         .doesNotContain("insert(long, String)");
   }
 
