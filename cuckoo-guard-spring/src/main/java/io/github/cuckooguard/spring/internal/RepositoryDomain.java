@@ -100,15 +100,26 @@ final class RepositoryDomain {
 
   private static final String HIBERNATE_ID = "id";
 
+  private final Class<?> repository;
   private final @Nullable Class<?> type;
 
-  private RepositoryDomain(@Nullable Class<?> type) {
+  private RepositoryDomain(Class<?> repository, @Nullable Class<?> type) {
+    this.repository = repository;
     this.type = type;
   }
 
   /** The domain of the Spring Data repository interface {@code repository}. */
   static RepositoryDomain of(Class<?> repository) {
-    return new RepositoryDomain(domainType(repository));
+    return new RepositoryDomain(repository, domainType(repository));
+  }
+
+  /**
+   * The type of parameter {@code index} of {@code method} as the repository interface resolves it
+   * ({@code ID} of a generic base interface: the id type), else its erasure.
+   */
+  Class<?> parameterType(Method method, int index) {
+    Class<?> resolved = ResolvableType.forMethodParameter(method, index, repository).resolve();
+    return resolved != null ? resolved : method.getParameterTypes()[index];
   }
 
   /** The domain type, or {@code null} if the repository's declaration does not resolve it. */

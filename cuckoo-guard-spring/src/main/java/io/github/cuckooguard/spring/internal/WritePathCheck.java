@@ -555,7 +555,7 @@ final class WritePathCheck {
         "which the key of " + where + " names" + (positional ? " (parameter '" + name + "')" : "");
     names.add(name, origin);
     domain.addColumns(names, name, origin);
-    Class<?> parameterType = method.getParameterTypes()[index];
+    Class<?> parameterType = domain.parameterType(method, index);
     if (bare && isEntity(parameterType, domain)) {
       names.unknown(
           where
@@ -595,7 +595,7 @@ final class WritePathCheck {
 
   /**
    * Whether a key of type {@code type} may be an entity: the domain type, a super- or subtype of it
-   * ({@code Object}, a type variable's bound), or a type annotated {@code @Entity}.
+   * ({@code Object}, an unresolved type variable's bound), or a type annotated {@code @Entity}.
    */
   private static boolean isEntity(Class<?> type, RepositoryDomain domain) {
     Class<?> domainType = domain.type();

@@ -2,9 +2,7 @@ package io.github.cuckooguard.spring.datajpa;
 
 import io.github.cuckooguard.spring.CuckooGuarded;
 import io.github.cuckooguard.spring.GuardedAdd;
-import io.github.cuckooguard.spring.GuardedFind;
 import java.util.List;
-import java.util.Optional;
 import org.springframework.data.jpa.repository.Modifying;
 import org.springframework.data.jpa.repository.Query;
 import org.springframework.data.repository.query.Param;
@@ -13,11 +11,12 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * The repository WritePathCheckGapsTest expects to start after the R13 fixes: a select that locks
  * ({@code for update}, not a write), a re-declared base class read ({@code findAll}), a derived
- * count, a finder keyed positionally ({@code #root.args[0]}, naming {@code id}) next to an update
- * that assigns no key, and an insert annotated with the repository's own guard by name.
+ * count, a finder of a generic base interface keyed positionally ({@code #root.args[0]}, its
+ * parameter {@code ID id} resolved to {@code Long}) next to an update that assigns no key, and an
+ * insert annotated with the repository's own guard by name.
  */
 @CuckooGuarded(name = "items")
-public interface ItemStillReadsRepository extends GuardedItems {
+public interface ItemStillReadsRepository extends GuardedItems, ItemGenericFinder<Item, Long> {
 
   @Transactional
   @Query(value = "select name from item where item_no = :id for update", nativeQuery = true)
@@ -28,10 +27,6 @@ public interface ItemStillReadsRepository extends GuardedItems {
 
   @Transactional(readOnly = true)
   long countByName(String name);
-
-  @GuardedFind(key = "#root.args[0]")
-  @Transactional(readOnly = true)
-  Optional<Item> findFirstById(Long id);
 
   @Transactional
   @Modifying
