@@ -3,7 +3,6 @@ package io.github.cuckooguard.spring.internal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,6 +28,11 @@ import org.jspecify.annotations.Nullable;
  *       {@code upsert}, {@code call}, {@code exec} and {@code execute} anywhere are a write (a data
  *       modifying CTE, a subquery, a procedure), except {@code insert(}, {@code replace(} and
  *       {@code truncate(}, which are string and number functions.
+ *   <li>The word {@code update} anywhere but as the leading statement of a {@code @Modifying} query
+ *       is a write (a data change delta table {@code select … from final table (update …)}, a
+ *       PostgreSQL CTE {@code with m as (update … returning …) select …}, a nested update), except
+ *       in the row-locking clauses {@code for update} and {@code for no key update}: a select may
+ *       re-key a row as well as an update can.
  *   <li>A {@code @Modifying} query must then begin with {@code update} (so {@code with … update}, a
  *       leading parenthesis and every other statement are writes) and have a {@code set} clause
  *       whose every assignment names, left of its {@code =}, no key name: neither an id attribute
@@ -45,6 +49,13 @@ final class QueryWrites {
   private static final Pattern WRITE_WORD =
       Pattern.compile(
           "\\b(insert|delete|merge|replace|truncate|upsert|call|exec|execute)\\b(\\s*\\()?");
+
+  /**
+   * {@code update} as a word, unless it is part of a row lock ({@code for update}, {@code for no
+   * key update}): group 1 is set for a lock.
+   */
+  private static final Pattern UPDATE_WORD =
+      Pattern.compile("(\\bfor\\s+(?:no\\s+key\\s+)?)?\\bupdate\\b");
 
   /** Statement words that are also the names of SQL functions (MySQL INSERT(), REPLACE()…). */
   private static final Set<String> FUNCTIONS = Set.of("insert", "replace", "truncate");
@@ -68,11 +79,11 @@ final class QueryWrites {
    * does not.
    *
    * @param modifying whether the method is {@code @Modifying} (the query is run as an update)
-   * @param keyNames the key names of the domain type (lower case) with where each comes from, or
-   *     {@code null} if they are not known (then every {@code @Modifying} query is a write)
+   * @param keyNames the key names of the guard (lower case) with where each comes from, or {@code
+   *     null} if the domain type's id is not known (then every {@code @Modifying} query is a write,
+   *     as it is when {@link KeyNames#unknown()} says why the key's attribute is not known)
    */
-  static @Nullable String whyWrite(
-      String query, boolean modifying, @Nullable Map<String, String> keyNames) {
+  static @Nullable String whyWrite(String query, boolean modifying, @Nullable KeyNames keyNames) {
     String text = strip(query);
     if (text == null) {
       return "the check cannot read its query (an unterminated comment or string literal, a "
@@ -88,10 +99,25 @@ final class QueryWrites {
         return "its query contains '" + write.group(1) + "'";
       }
     }
+    Matcher first = WORD.matcher(text);
+    boolean leadingUpdate =
+        modifying
+            && first.find()
+            && text.substring(0, first.start()).isBlank()
+            && first.group().equals("update");
+    Matcher update = UPDATE_WORD.matcher(text);
+    while (update.find()) {
+      if (update.group(1) == null && !(leadingUpdate && update.start() == first.start())) {
+        return modifying
+            ? "its query contains a second 'update' (nested in a subquery or a data change table)"
+            : "its query contains 'update' (a select of a data change table or a common table "
+                + "expression that updates rows)";
+      }
+    }
     if (!modifying) {
       return null;
     }
-    Matcher first = WORD.matcher(text);
+    first = WORD.matcher(text);
     if (!first.find() || !text.substring(0, first.start()).isBlank()) {
       return "its @Modifying query is not an update";
     }
@@ -102,15 +128,18 @@ final class QueryWrites {
       return "its update may assign the key, and the check cannot tell the key of the repository's "
           + "domain type (no @Id attribute found)";
     }
+    if (keyNames.unknown() != null) {
+      return "its update may assign the key, and the check cannot tell which attribute the key is: "
+          + keyNames.unknown();
+    }
     List<String> targets = assignedNames(text, first.end());
     if (targets == null) {
       return "the check cannot read the set clause of its update";
     }
     for (String target : targets) {
-      for (Map.Entry<String, String> key : keyNames.entrySet()) {
-        if (target.equals(key.getKey()) || target.endsWith("_" + key.getKey())) {
-          return "its update assigns '" + target + "', " + key.getValue();
-        }
+      String origin = keyNames.match(target);
+      if (origin != null) {
+        return "its update assigns '" + target + "', " + origin;
       }
     }
     return null;

@@ -11,10 +11,8 @@ import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +35,21 @@ import org.springframework.util.StringUtils;
  * Data's {@code @Id}) on fields or getters of the type and its superclasses, in lower case: the
  * attribute's name, the name in snake case (Spring Boot's naming strategy), the {@code name} of its
  * {@code @Column}/{@code @JoinColumn}, and for an embedded id the same names of the embeddable's
- * fields and of {@code @AttributeOverride} columns. A column named by a custom physical naming
- * strategy is unknown to it; give the id an explicit {@code @Column(name = …)}.
+ * fields and of {@code @AttributeOverride} columns, and the columns that an
+ * {@code @AttributeOverride}/{@code @AttributeOverrides} on the type or a superclass gives the id
+ * (the usual way to name a mapped superclass's id column per table). {@code id} is always a key
+ * name (exact-only, {@link KeyNames}): Hibernate resolves {@code alias.id} to the identifier
+ * whatever the id attribute is called. A column named by a custom physical naming strategy is
+ * unknown to it; give the id an explicit {@code @Column(name = …)}.
+ *
+ * <p>{@link #addColumns} adds the same names for another attribute, one a guard's key names (the
+ * column of a unique {@code code} stored as {@code code_text}).
+ *
+ * <p>Why these names are enough for an update to be read as "assigns no key": an assignment changes
+ * a row's key only through the key attribute's own column; HQL names that column by the attribute,
+ * by {@code id} or by a path ending in one of them, native SQL by the column's name, which JPA
+ * takes from {@code @Column}, an {@code @AttributeOverride} or the naming strategy (snake case in
+ * Spring Boot). Each of these is among the names.
  *
  * <p>Named queries are looked up as Spring Data JPA does for a method without {@code @Query}: in
  * {@code META-INF/jpa-named-queries.properties} (the default location), then in the
@@ -87,18 +98,28 @@ final class RepositoryDomain {
           "org.hibernate.annotations.NamedQueries",
           "org.hibernate.annotations.NamedNativeQueries");
 
-  private final @Nullable Class<?> type;
-  private final @Nullable Map<String, String> keyNames;
+  private static final String HIBERNATE_ID = "id";
 
-  private RepositoryDomain(@Nullable Class<?> type) {
+  private final Class<?> repository;
+  private final @Nullable Class<?> type;
+
+  private RepositoryDomain(Class<?> repository, @Nullable Class<?> type) {
+    this.repository = repository;
     this.type = type;
-    Map<String, String> names = type == null ? Map.of() : keyNames(type);
-    this.keyNames = names.isEmpty() ? null : Collections.unmodifiableMap(names);
   }
 
   /** The domain of the Spring Data repository interface {@code repository}. */
   static RepositoryDomain of(Class<?> repository) {
-    return new RepositoryDomain(domainType(repository));
+    return new RepositoryDomain(repository, domainType(repository));
+  }
+
+  /**
+   * The type of parameter {@code index} of {@code method} as the repository interface resolves it
+   * ({@code ID} of a generic base interface: the id type), else its erasure.
+   */
+  Class<?> parameterType(Method method, int index) {
+    Class<?> resolved = ResolvableType.forMethodParameter(method, index, repository).resolve();
+    return resolved != null ? resolved : method.getParameterTypes()[index];
   }
 
   /** The domain type, or {@code null} if the repository's declaration does not resolve it. */
@@ -107,11 +128,72 @@ final class RepositoryDomain {
   }
 
   /**
-   * The lower-case names that may denote the key in a query, each with where it comes from; {@code
-   * null} if the domain type or its id attribute is not known.
+   * New key names holding the names that may denote the id in a query, each with where it comes
+   * from; {@code null} if the domain type or its id attribute is not known.
    */
-  @Nullable Map<String, String> keyNames() {
-    return keyNames;
+  @Nullable KeyNames keyNames() {
+    if (type == null) {
+      return null;
+    }
+    KeyNames names = idNames(type);
+    if (names.isEmpty()) {
+      return null;
+    }
+    names.addExact(
+        HIBERNATE_ID,
+        "Hibernate's 'id', which names the identifier of "
+            + type.getName()
+            + " in a query whatever its id attribute is called");
+    return names;
+  }
+
+  /**
+   * Adds to {@code names} the names of the attribute {@code attribute} of the domain type (matched
+   * case-insensitively on its fields and getters and those of its superclasses): its snake case
+   * name, the {@code name} of its {@code @Column}/{@code @JoinColumn}, and the column an
+   * {@code @AttributeOverride} on the type gives it. Does nothing if the domain type is not known
+   * or has no such attribute.
+   */
+  void addColumns(KeyNames names, String attribute, String origin) {
+    if (type == null) {
+      return;
+    }
+    names.add(snakeCase(attribute), origin);
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Field field : c.getDeclaredFields()) {
+        if (!Modifier.isStatic(field.getModifiers())
+            && field.getName().equalsIgnoreCase(attribute)) {
+          addNames(names, field, field.getName(), origin);
+        }
+      }
+      for (Method method : c.getDeclaredMethods()) {
+        String property = property(method);
+        if (property != null && property.equalsIgnoreCase(attribute)) {
+          addNames(names, method, property, origin);
+        }
+      }
+    }
+    addOverrides(names, type, attribute, origin);
+  }
+
+  /**
+   * Adds the columns that {@code @AttributeOverride}s on {@code type} and its superclasses give
+   * {@code attribute} or one of its parts ({@code attribute.part}).
+   */
+  private static void addOverrides(KeyNames names, Class<?> type, String attribute, String origin) {
+    String lower = attribute.toLowerCase(Locale.ROOT);
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (AnnotationAttributes override :
+          annotations(c, ATTRIBUTE_OVERRIDE, ATTRIBUTE_OVERRIDES)) {
+        String name = override.getString("name").toLowerCase(Locale.ROOT);
+        if (name.equals(lower) || name.startsWith(lower + ".")) {
+          AnnotationAttributes column = override.getAnnotation("column");
+          names.add(
+              column.getString("name"),
+              origin + " (its column, by @AttributeOverride on " + c.getSimpleName() + ")");
+        }
+      }
+    }
   }
 
   /** The simple name of the domain type, or "the domain type" if it is not known. */
@@ -184,8 +266,8 @@ final class RepositoryDomain {
     return ResolvableType.forClass(repository).as(base).getGeneric(0).resolve();
   }
 
-  private static Map<String, String> keyNames(Class<?> type) {
-    Map<String, String> names = new LinkedHashMap<>();
+  private static KeyNames idNames(Class<?> type) {
+    KeyNames names = new KeyNames();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       for (Field field : c.getDeclaredFields()) {
         if (!Modifier.isStatic(field.getModifiers())) {
@@ -203,7 +285,7 @@ final class RepositoryDomain {
   }
 
   private static void addIfId(
-      Map<String, String> names,
+      KeyNames names,
       Class<?> type,
       AnnotatedElement element,
       String attribute,
@@ -214,6 +296,7 @@ final class RepositoryDomain {
     }
     String origin = "the id attribute '" + attribute + "' of " + type.getName();
     addNames(names, element, attribute, origin);
+    addOverrides(names, type, attribute, origin);
     if (embedded) {
       for (Field part : attributeType.getDeclaredFields()) {
         if (!Modifier.isStatic(part.getModifiers())) {
@@ -223,25 +306,18 @@ final class RepositoryDomain {
       for (AnnotationAttributes override :
           annotations(element, ATTRIBUTE_OVERRIDE, ATTRIBUTE_OVERRIDES)) {
         AnnotationAttributes column = override.getAnnotation("column");
-        put(names, column.getString("name"), origin + " (a column of its parts)");
+        names.add(column.getString("name"), origin + " (a column of its parts)");
       }
     }
   }
 
   private static void addNames(
-      Map<String, String> names, AnnotatedElement element, String attribute, String origin) {
-    put(names, attribute, origin);
-    put(names, snakeCase(attribute), origin);
-    put(names, snakeCase(attribute) + "_id", origin + " (its join column)");
+      KeyNames names, AnnotatedElement element, String attribute, String origin) {
+    names.add(attribute, origin);
+    names.add(snakeCase(attribute), origin);
+    names.add(snakeCase(attribute) + "_id", origin + " (its join column)");
     for (AnnotationAttributes column : annotations(element, COLUMN, Set.of())) {
-      put(names, column.getString("name"), origin + " (its column)");
-    }
-  }
-
-  private static void put(Map<String, String> names, String name, String origin) {
-    String key = name.replace("\"", "").replace("`", "").trim().toLowerCase(Locale.ROOT);
-    if (!key.isEmpty()) {
-      names.putIfAbsent(key, origin);
+      names.add(column.getString("name"), origin + " (its column)");
     }
   }
 
