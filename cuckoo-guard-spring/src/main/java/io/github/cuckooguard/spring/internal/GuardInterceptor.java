@@ -51,6 +51,14 @@ import org.springframework.util.ClassUtils;
  *       caller's rollback (an add) nor its commit alone (a remove) decides the outcome: the write
  *       may have run on another thread, outside that transaction ({@link #addLater}, {@link
  *       #removeLater}).
+ *   <li><b>add declared synchronous whose result, at run time, is a write still under way</b> (a
+ *       {@code Future} not done, from a method declared {@code Object}, or an {@code @Async} method
+ *       whose async advice does not run outside this one): a {@code CompletionStage} ends as a
+ *       declared one does, a plain {@code Future} never ends its enter, the key in flight for good
+ *       ({@link #addStillRunning}). A remove cannot get there: its declared type must report an
+ *       outcome ({@code boolean}, a count, or {@code void} with {@code throwsIfAbsent}), and a
+ *       future it might return never reads as "removed", so its leave is cancelled (the key keeps
+ *       its fingerprint).
  * </ul>
  *
  * <p><b>Why no present key is reported absent.</b> The guard keeps every key whose enter or leave
@@ -666,9 +674,10 @@ public final class GuardInterceptor implements MethodInterceptor {
    *       instead of ending the enter: {@link Enter#settleLater}). The caller gets the guard's own
    *       stage ({@link #handOver}) when the declared return type can hold it ({@code Object},
    *       {@code Future} do), so its {@code cancel} cannot end the enter early; otherwise it keeps
-   *       the method's stage, and a cancelled or otherwise early-completed… stage cannot be told
-   *       from a finished write: a {@code CancellationException} then leaves the key in flight for
-   *       good, as a plain {@code Future} does.
+   *       the method's stage, and a stage the caller cancels cannot be told from a finished write:
+   *       a {@code CancellationException} then leaves the key in flight for good, as a plain {@code
+   *       Future} does (a caller's {@code complete} of that stage is outside the contract, as the
+   *       method's own early completion is: see {@link #addLater}).
    *   <li>A plain {@code Future}: nothing tells the guard when its write ends, so the enter never
    *       ends ({@link Enter#holdForGood}): the key stays in flight, every rebuild keeps its
    *       fingerprint (a false positive, one in-flight entry per call), warned once per method.
