@@ -705,6 +705,10 @@ public final class GuardInterceptor implements MethodInterceptor {
       try {
         replicate(List.of(enter));
       } catch (IllegalStateException ex) {
+        // replicate() aborted the local enter, and the write is under way: a local enter of its
+        // own, never ended, keeps the key here (a false positive); a stage's end enters it on the
+        // other instances late (Enter#visible), a plain Future's never does
+        guard.guard().beginEnter(key);
         LOG.log(
             Level.ERROR,
             () ->
@@ -713,9 +717,10 @@ public final class GuardInterceptor implements MethodInterceptor {
                     + "': "
                     + operation.method()
                     + " returned a write still under way, and its enter could not be sent to the"
-                    + " other instances; this instance passes through until a rebuild",
+                    + " other instances; they may answer \"absent\" for "
+                    + key
+                    + " until the write has ended (for a plain Future, until their next rebuild)",
             ex);
-        guard.guard().markStale("a guarded add returned a running future unacknowledged");
       }
     }
     if (!(result instanceof CompletionStage<?> stage)) {
