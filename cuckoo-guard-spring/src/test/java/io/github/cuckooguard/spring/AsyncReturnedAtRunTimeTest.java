@@ -13,10 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -192,11 +196,45 @@ class AsyncReturnedAtRunTimeTest {
     assertThat(run.inFlight()).as("enters still in flight once every future completed").isZero();
   }
 
+  /**
+   * Also pins the warning: once for the method over the {@value #KEYS} calls, naming it and the fix
+   * (before the fix the warning said that the enter ends now).
+   */
   @Test
   void asyncAnnotatedFutureWithoutEnableAsyncStaysInFlightForGood() throws Exception {
-    Run run = rebuildBeforeEachInsert((users, tx, id) -> users.insertAsync(new User(id, "u" + id)));
+    Logger logger = Logger.getLogger("io.github.cuckooguard.spring.internal.GuardInterceptor");
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            if (record.getLevel() == java.util.logging.Level.WARNING
+                && record.getMessage().contains("insertAsync")) {
+              warnings.add(record.getMessage());
+            }
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(handler);
+    Run run;
+    try {
+      run = rebuildBeforeEachInsert((users, tx, id) -> users.insertAsync(new User(id, "u" + id)));
+    } finally {
+      logger.removeHandler(handler);
+    }
     assertThat(run.absent()).as("committed rows answered absent (of %d)", KEYS).isEmpty();
     assertThat(run.inFlight()).as("a plain Future's enters never end").isEqualTo(KEYS);
+    assertThat(warnings).as("warnings for insertAsync over %d calls", KEYS).hasSize(1);
+    assertThat(warnings.get(0))
+        .contains("@GuardedAdd on " + EdgeUsers.class.getName() + ".insertAsync(User)")
+        .contains("The key stays in flight for good")
+        .contains("Fix: declare the return type CompletableFuture or CompletionStage")
+        .contains("(@EnableAsync)");
   }
 
   /** The caller's commit, before the executor's insert, no longer ends the enter. */
