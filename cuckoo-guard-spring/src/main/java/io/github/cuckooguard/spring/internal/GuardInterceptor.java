@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
@@ -48,6 +51,14 @@ import org.springframework.util.ClassUtils;
  *       caller's rollback (an add) nor its commit alone (a remove) decides the outcome: the write
  *       may have run on another thread, outside that transaction ({@link #addLater}, {@link
  *       #removeLater}).
+ *   <li><b>add declared synchronous whose result, at run time, is a write still under way</b> (a
+ *       {@code Future} not done, from a method declared {@code Object}, or an {@code @Async} method
+ *       whose async advice does not run outside this one): a {@code CompletionStage} ends as a
+ *       declared one does, a plain {@code Future} never ends its enter, the key in flight for good
+ *       ({@link #addStillRunning}). A remove cannot get there: its declared type must report an
+ *       outcome ({@code boolean}, a count, or {@code void} with {@code throwsIfAbsent}), and a
+ *       future it might return never reads as "removed", so its leave is cancelled (the key keeps
+ *       its fingerprint).
  * </ul>
  *
  * <p><b>Why no present key is reported absent.</b> The guard keeps every key whose enter or leave
@@ -104,8 +115,8 @@ public final class GuardInterceptor implements MethodInterceptor {
   /** Operations whose key failed to evaluate at least once: warned once each. */
   private final Set<GuardOperation> warned = ConcurrentHashMap.newKeySet();
 
-  /** Adds that returned a Future still running at their return: warned once each. */
-  private final Set<GuardOperation> stillRunning = ConcurrentHashMap.newKeySet();
+  /** Adds that returned a plain Future still running at their return: warned once each. */
+  private final Set<GuardOperation> heldForGood = ConcurrentHashMap.newKeySet();
 
   /** Operations that passed a key of a kind the guard cannot answer for: warned once each. */
   private final Set<GuardOperation> kindWarned = ConcurrentHashMap.newKeySet();
@@ -236,10 +247,18 @@ public final class GuardInterceptor implements MethodInterceptor {
     Enter enter = new Enter(guard, guard.guard().beginEnter(key), transactions);
     boolean inTransaction;
     try {
-      inTransaction =
-          group == null
-              ? transactions.onCompletion(enter::completed, () -> suspendedDuringTheCall(enter))
-              : enlist(enter, group);
+      if (group != null && operation.mayReturnAFuture()) {
+        // its result may be a running future whose write commits on another thread before the
+        // caller's commit: replicated before the method, as addLater does, not in the batch
+        replicate(List.of(enter));
+        inTransaction =
+            transactions.onCompletion(enter::completed, () -> suspendedDuringTheCall(enter));
+      } else {
+        inTransaction =
+            group == null
+                ? transactions.onCompletion(enter::completed, () -> suspendedDuringTheCall(enter))
+                : enlist(enter, group);
+      }
     } catch (RuntimeException ex) {
       enter.abort(); // the method did not run: nothing became visible
       throw ex;
@@ -255,7 +274,9 @@ public final class GuardInterceptor implements MethodInterceptor {
       throw ex;
     }
     enter.returned();
-    warnIfStillRunning(operation, result);
+    if (stillRunning(result)) {
+      return addStillRunning(invocation, operation, guard, enter, inTransaction, key, result);
+    }
     if (operation.requireOutcome().definitelyNothingDone(result)) {
       enter.abort();
     } else if (!inTransaction) {
@@ -427,18 +448,7 @@ public final class GuardInterceptor implements MethodInterceptor {
       MethodInvocation invocation, GuardOperation operation, GuardHandle guard, Object key)
       throws Throwable {
     Enter enter = new Enter(guard, guard.guard().beginEnter(key), transactions);
-    Settlement end =
-        new Settlement(
-            (nothingDone, stale) -> {
-              if (nothingDone) {
-                enter.abort();
-                return;
-              }
-              enter.visible();
-              if (stale != null) {
-                guard.guard().markStale(stale);
-              }
-            });
+    Settlement end = endOfAnAdd(enter, guard);
     if (guard.replicated() != null) {
       try {
         replicate(List.of(enter)); // before the method: its write may commit on another thread
@@ -469,6 +479,24 @@ public final class GuardInterceptor implements MethodInterceptor {
                     Settlement.Side.STAGE,
                     failure == null && outcome.definitelyNothingDone(value),
                     null)));
+  }
+
+  /**
+   * The end of an add that completes later: aborted if a side says that nothing was created,
+   * visible otherwise, the guard marked stale if a side gave a reason.
+   */
+  private static Settlement endOfAnAdd(Enter enter, GuardHandle guard) {
+    return new Settlement(
+        (nothingDone, stale) -> {
+          if (nothingDone) {
+            enter.abort();
+            return;
+          }
+          enter.visible();
+          if (stale != null) {
+            guard.guard().markStale(stale);
+          }
+        });
   }
 
   /**
@@ -540,11 +568,26 @@ public final class GuardInterceptor implements MethodInterceptor {
    * kept).
    */
   private void settleCallerSide(Settlement end, boolean remove, Object key) {
-    Settlement.Side side = Settlement.Side.CALLER;
     try {
-      if (transactions.onCompletion(outcome -> settleAt(end, side, remove, outcome, key))) {
+      if (transactions.onCompletion(outcome -> settleAt(transactions, end, remove, outcome, key))) {
         return;
       }
+    } catch (RuntimeException ex) {
+      callerSideUnknown(end, remove, key, ex);
+      return;
+    }
+    settleOutsideATransaction(end, remove, key);
+  }
+
+  /**
+   * Settles the caller's side of a write that ends later and that no followed transaction of the
+   * calling thread holds: once the resources of a transaction that cannot be followed are released
+   * (an add; a remove settles as "not removed", its commit cannot be awaited), or now. Never
+   * throws.
+   */
+  private void settleOutsideATransaction(Settlement end, boolean remove, Object key) {
+    Settlement.Side side = Settlement.Side.CALLER;
+    try {
       if (transactions.unfollowedTransactionPossible()) {
         if (remove) {
           end.settle(side, true, null); // its commit cannot be awaited: keep the copy
@@ -556,23 +599,34 @@ public final class GuardInterceptor implements MethodInterceptor {
       }
       end.settle(side, false, null);
     } catch (RuntimeException ex) {
-      LOG.log(
-          Level.ERROR,
-          () ->
-              "Following the transaction of a guarded write of "
-                  + key
-                  + " that completes later failed; its end is taken as unknown",
-          ex);
-      end.settle(side, remove, null);
+      callerSideUnknown(end, remove, key, ex);
     }
   }
 
-  private void settleAt(
+  private static void callerSideUnknown(
+      Settlement end, boolean remove, Object key, RuntimeException ex) {
+    LOG.log(
+        Level.ERROR,
+        () ->
+            "Following the transaction of a guarded write of "
+                + key
+                + " that completes later failed; its end is taken as unknown",
+        ex);
+    end.settle(Settlement.Side.CALLER, remove, null);
+  }
+
+  /**
+   * Settles the caller's side at the completion of its transaction: a remove as done only after a
+   * commit; an add as created, after a commit that began before the write once the transaction's
+   * resources are released, with a reason to mark the guard stale after an unknown end.
+   */
+  static void settleAt(
+      TransactionHooks transactions,
       Settlement end,
-      Settlement.Side side,
       boolean remove,
       TransactionHooks.Outcome outcome,
       Object what) {
+    Settlement.Side side = Settlement.Side.CALLER;
     if (remove) {
       end.settle(side, outcome != TransactionHooks.Outcome.COMMITTED, null);
       return;
@@ -594,22 +648,143 @@ public final class GuardInterceptor implements MethodInterceptor {
   }
 
   /**
-   * Warns once per method when a guarded add returns a {@code Future} still running although its
-   * declared return type made it synchronous (declared {@code Object}, or an {@code @Async} method
-   * whose async advice does not run outside the guard's, as with AspectJ weaving): its write may
-   * still be under way when the enter ends.
+   * Whether a synchronous add's result is a write still under way: a {@code Future} that is not
+   * done, or a {@code CompletionStage} that is not a {@code Future} (whose completion cannot be
+   * asked, only awaited).
    */
-  private void warnIfStillRunning(GuardOperation operation, @Nullable Object result) {
-    if (result instanceof Future<?> future && !future.isDone() && stillRunning.add(operation)) {
+  private static boolean stillRunning(@Nullable Object result) {
+    if (result instanceof Future<?> future) {
+      return !future.isDone();
+    }
+    return result instanceof CompletionStage<?>;
+  }
+
+  /**
+   * A guarded add declared synchronous (its return type is not {@code CompletableFuture} or {@code
+   * CompletionStage}: {@code Object}, a plain {@code Future} of an {@code @Async} method, …) whose
+   * result is, at run time, a write still under way ({@link #stillRunning}): the method started its
+   * write on another thread and returned. Ending the enter now, as the synchronous path does, lets
+   * a rebuild that scans before that write swap in a filter without the key ({@code
+   * AsyncReturnedAtRunTimeTest}: 10 of 10 committed rows absent for each kind before this rule).
+   *
+   * <ul>
+   *   <li>A {@code CompletionStage}: settled as {@link #addLater} settles a declared stage. The
+   *       enter ends once both the stage has completed and the caller's side has settled (the
+   *       caller's transaction, whose completion the enter follows already, now settles that side
+   *       instead of ending the enter: {@link Enter#settleLater}). The caller gets the guard's own
+   *       stage ({@link #handOver}) when the declared return type can hold it ({@code Object},
+   *       {@code Future} do), so its {@code cancel} cannot end the enter early; otherwise it keeps
+   *       the method's stage, and a stage the caller cancels cannot be told from a finished write:
+   *       a {@code CancellationException} then leaves the key in flight for good, as a plain {@code
+   *       Future} does (a caller's {@code complete} of that stage is outside the contract, as the
+   *       method's own early completion is: see {@link #addLater}).
+   *   <li>A plain {@code Future}: nothing tells the guard when its write ends, so the enter never
+   *       ends ({@link Enter#holdForGood}): the key stays in flight, every rebuild keeps its
+   *       fingerprint (a false positive, one in-flight entry per call), warned once per method.
+   * </ul>
+   *
+   * <p><b>Why no present key is reported absent.</b> The enter began before the method ran, so the
+   * write it started cannot be visible before the fingerprint is in; from then on the key is in
+   * flight until the stage completed and the caller's transaction (if any) ended, which for a stage
+   * that completes once its write is committed (the contract of {@link #addLater}) is after the row
+   * is visible to any later key scan; for a plain {@code Future}, for good. A rollback of the
+   * caller's transaction no longer aborts the enter: the write on the other thread is not part of
+   * it (a spare fingerprint at worst). Clustered, an add whose declared type can hold a future
+   * ({@link GuardOperation#mayReturnAFuture}) was replicated before the method ran; any other still
+   * in the transaction's batch is replicated now, as early as the guard can know.
+   */
+  private @Nullable Object addStillRunning(
+      MethodInvocation invocation,
+      GuardOperation operation,
+      GuardHandle guard,
+      Enter enter,
+      boolean inTransaction,
+      Object key,
+      @Nullable Object result) {
+    if (guard.replicated() != null && enter.unsent()) {
+      try {
+        replicate(List.of(enter));
+      } catch (IllegalStateException ex) {
+        // replicate() aborted the local enter, and the write is under way: a local enter of its
+        // own, never ended, keeps the key here (a false positive); a stage's end enters it on the
+        // other instances late (Enter#visible), a plain Future's never does
+        guard.guard().beginEnter(key);
+        LOG.log(
+            Level.ERROR,
+            () ->
+                "Guard '"
+                    + guard.name()
+                    + "': "
+                    + operation.method()
+                    + " returned a write still under way, and its enter could not be sent to the"
+                    + " other instances; they may answer \"absent\" for "
+                    + key
+                    + " until the write has ended (for a plain Future, until their next rebuild)",
+            ex);
+      }
+    }
+    if (!(result instanceof CompletionStage<?> stage)) {
+      enter.holdForGood();
+      warnHeldForGood(operation, guard, "returned a Future that is still running");
+      return result;
+    }
+    Settlement end = endOfAnAdd(enter, guard);
+    enter.settleLater(end);
+    if (!inTransaction) {
+      settleOutsideATransaction(end, false, key);
+    }
+    WriteOutcome outcome = operation.requireOutcome();
+    Class<?> declared = invocation.getMethod().getReturnType();
+    if (declared.isAssignableFrom(CompletableFuture.class)) {
+      return handOver(
+          stage.whenComplete(
+              (value, failure) ->
+                  end.settle(
+                      Settlement.Side.STAGE,
+                      failure == null && outcome.definitelyNothingDone(value),
+                      null)));
+    }
+    stage.whenComplete(
+        (value, failure) -> {
+          if (isCancellation(failure)) {
+            // the caller's cancel of the method's own stage: its write may still be under way
+            warnHeldForGood(operation, guard, "returned a stage that was then cancelled");
+            return;
+          }
+          end.settle(
+              Settlement.Side.STAGE, failure == null && outcome.definitelyNothingDone(value), null);
+        });
+    return result;
+  }
+
+  private static boolean isCancellation(@Nullable Throwable failure) {
+    Throwable t =
+        failure instanceof CompletionException && failure.getCause() != null
+            ? failure.getCause()
+            : failure;
+    return t instanceof CancellationException;
+  }
+
+  /** Warns once per method that a guarded add left its key in flight for good, and what to do. */
+  private void warnHeldForGood(GuardOperation operation, GuardHandle guard, String what) {
+    if (heldForGood.add(operation)) {
       LOG.log(
           Level.WARNING,
           () ->
               "@GuardedAdd on "
                   + operation.method()
-                  + " returned a Future that is still running, and the guard ends its enter now:"
-                  + " a rebuild before its write commits would report the key absent. Declare"
-                  + " the return type CompletableFuture or CompletionStage (the guard then waits"
-                  + " for it), or make the method synchronous. Logged once per method.");
+                  + " "
+                  + what
+                  + ", so guard '"
+                  + guard.name()
+                  + "' cannot see when its write ends. The key stays in flight for good: every"
+                  + " rebuild keeps its fingerprint (a false positive, never a false negative),"
+                  + " and each such call holds one in-flight entry until the application stops."
+                  + " Fix: declare the return type CompletableFuture or CompletionStage (the guard"
+                  + " then ends the write when the stage completes); for an @Async method, enable"
+                  + " Spring's async advice in its default proxy mode (@EnableAsync), so that the"
+                  + " guard runs on the executor's thread around the write and the method returns"
+                  + " a completed Future; or make the method synchronous. Logged once per method.");
     }
   }
 
@@ -874,10 +1049,34 @@ public final class GuardInterceptor implements MethodInterceptor {
     /** The transaction was suspended during the call: a rollback must not abort. */
     private boolean ownTransactionPossible;
 
+    /**
+     * Set when the method returned a write still under way: the transaction's completion settles
+     * the caller's side of this instead of ending the enter ({@link #settleLater}).
+     */
+    private @Nullable Settlement later;
+
+    /** The method returned a plain Future still running: the enter never ends. */
+    private boolean held;
+
     Enter(GuardHandle guard, PendingEnter<Object> pending, TransactionHooks transactions) {
       this.guard = guard;
       this.pending = pending;
       this.transactions = transactions;
+    }
+
+    /**
+     * From now on the completion of the caller's transaction settles the caller's side of {@code
+     * end} rather than ending this enter; {@code end} ends it once its stage's side has settled
+     * too. Called on the calling thread when the method returned, before that transaction can
+     * complete.
+     */
+    synchronized void settleLater(Settlement end) {
+      later = end;
+    }
+
+    /** The enter never ends: the key stays in flight for good (a false positive only). */
+    synchronized void holdForGood() {
+      held = true;
     }
 
     synchronized void replicated(ReplicatedGuard.Enter<Object> enter) {
@@ -1041,6 +1240,17 @@ public final class GuardInterceptor implements MethodInterceptor {
     }
 
     void completed(TransactionHooks.Outcome outcome) {
+      Settlement end;
+      synchronized (this) {
+        if (held) {
+          return;
+        }
+        end = later;
+      }
+      if (end != null) {
+        settleAt(transactions, end, false, outcome, pending.key());
+        return;
+      }
       switch (outcome) {
         // an add undone by a savepoint rollback: its row is gone, the spare copy a false positive
         case COMMITTED, COMMITTED_AFTER_A_SAVEPOINT_ROLLBACK -> visible();

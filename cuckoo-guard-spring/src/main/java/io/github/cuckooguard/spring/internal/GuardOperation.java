@@ -16,6 +16,10 @@ import org.jspecify.annotations.Nullable;
  *     did; otherwise null
  * @param completesLater for an add or a remove that returns a {@code CompletableFuture} or {@code
  *     CompletionStage}: its write ends when that stage completes, not when the method returns
+ * @param mayReturnAFuture for an add declared synchronous ({@code completesLater} false): whether
+ *     its declared return type can hold a {@code Future} at run time ({@link
+ *     WriteOutcome#mayReturnAFuture}); a clustered enter of such an add is replicated before the
+ *     method runs, since a running future's write may commit before the caller's transaction does
  * @param method the method, for log messages
  */
 record GuardOperation(
@@ -26,6 +30,7 @@ record GuardOperation(
     @Nullable AbsentValue absent,
     @Nullable WriteOutcome outcome,
     boolean completesLater,
+    boolean mayReturnAFuture,
     String method) {
 
   /** The three guarded method roles. */

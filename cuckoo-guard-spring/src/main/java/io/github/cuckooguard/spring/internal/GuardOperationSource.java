@@ -200,6 +200,7 @@ public final class GuardOperationSource {
               AbsentValue.forFinder(method, targetClass),
               null,
               false,
+              false,
               name);
       case ADD -> {
         boolean later = WriteOutcome.completesLater(where, method);
@@ -212,6 +213,7 @@ public final class GuardOperationSource {
             null,
             WriteOutcome.forAdd(method, targetClass),
             later,
+            !later && WriteOutcome.mayReturnAFuture(method, targetClass),
             name);
       }
       case REMOVE -> {
@@ -225,6 +227,7 @@ public final class GuardOperationSource {
             WriteOutcome.forRemove(
                 method, targetClass, ((GuardedRemove) annotation).throwsIfAbsent()),
             later,
+            false,
             name);
       }
     };

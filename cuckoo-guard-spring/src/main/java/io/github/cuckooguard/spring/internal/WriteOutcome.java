@@ -23,8 +23,20 @@ import org.springframework.scheduling.annotation.Async;
  * cannot observe (another {@link Future}, a reactive or Kotlin type, a suspending function) are
  * rejected when the context starts: the write they stand for would run after the guard ended the
  * enter or took the key's fingerprint. A {@code Future} of an {@code @Async} method is accepted:
- * Spring's async advice runs outside the guard's, so the guard ends the write on the executor's
- * thread when the body has returned, its write over.
+ * with Spring's async advice in proxy mode ({@code @EnableAsync}) that advice runs outside the
+ * guard's, so the guard ends the write on the executor's thread when the body has returned, its
+ * write over.
+ *
+ * <p>Where that assumption fails (no {@code @EnableAsync}, {@code mode = ASPECTJ}, another async
+ * annotation type configured), and for a synchronous add declared {@code Object} that returns a
+ * future, the interceptor checks the result at run time instead of failing the start: a {@code
+ * Future} still running when the method returns keeps its key in flight (a {@code CompletionStage}
+ * until it completes, a plain {@code Future} for good); see {@code
+ * GuardInterceptor#addStillRunning}. The start is not failed for a missing async post-processor:
+ * without one an {@code @Async} method simply runs on the caller's thread, and a body that returns
+ * a completed future is correct; the configurations that would break the assumption cannot all be
+ * seen from the bean definitions (compile-time weaving, a processor defined by hand, another
+ * annotation type), while the run-time rule covers each of them.
  */
 enum WriteOutcome {
   /** {@code boolean}/{@code Boolean}: {@code true} means done. */
@@ -83,8 +95,8 @@ enum WriteOutcome {
               + " taken the key's fingerprint, and a rebuild scanning in between would report the"
               + " key absent (a false negative). Fix: return CompletableFuture or CompletionStage"
               + " (the guard ends the write when the stage completes), or make the method"
-              + " synchronous (@Async on it is fine: the guard then runs on the executor's"
-              + " thread).");
+              + " synchronous (@Async on it is fine with @EnableAsync in its default proxy mode:"
+              + " the guard then runs on the executor's thread).");
     }
     return false;
   }
@@ -124,6 +136,25 @@ enum WriteOutcome {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a value of the return type of {@code method} (resolved against {@code targetClass}, so
+   * that Spring Data's {@code <S extends T> S save(S)} is the entity type) can be a {@code Future}:
+   * {@code Object}, a {@code Future} type, or an interface (which a future class may implement).
+   * Only such an add can return, at run time, a write still under way; a class type that a future
+   * could extend is not counted (the interceptor still follows its result, replicating a clustered
+   * enter when it sees the running future).
+   */
+  static boolean mayReturnAFuture(Method method, @Nullable Class<?> targetClass) {
+    Class<?> type =
+        ResolvableType.forMethodReturnType(
+                method, targetClass != null ? targetClass : method.getDeclaringClass())
+            .resolve(method.getReturnType());
+    if (type.isPrimitive()) {
+      return false;
+    }
+    return type == Object.class || Future.class.isAssignableFrom(type) || type.isInterface();
   }
 
   private static boolean isAsync(Method method) {
