@@ -122,11 +122,11 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
 
   /**
    * The canonical form of a text key: compatibility decomposition (NFKD), combining marks dropped,
-   * {@code toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT)} (so that {@code ß}, {@code SS} and
-   * {@code ss}, {@code ı}, {@code I} and {@code i} meet), marks the case mapping produced dropped
-   * again, and trailing spaces (U+0020) stripped. ASCII text only maps {@code A-Z} to {@code a-z}
-   * and strips the trailing spaces, which gives the same result. The funnel hashes the UTF-8 bytes
-   * of this form.
+   * {@code toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT)} (then {@code ß} replaced by {@code
+   * ss}, so that {@code ẞ}, {@code ß}, {@code SS} and {@code ss}, {@code ı}, {@code I} and {@code
+   * i} meet), marks the case mapping produced dropped again, and trailing spaces (U+0020) stripped.
+   * ASCII text only maps {@code A-Z} to {@code a-z} and strips the trailing spaces, which gives the
+   * same result. The funnel hashes the UTF-8 bytes of this form.
    */
   static String canonical(CharSequence text) {
     int end = withoutTrailingSpaces(text);
@@ -179,7 +179,10 @@ public enum CanonicalKeyFunnel implements Funnel<Object> {
     String folded =
         withoutMarks(Normalizer.normalize(text, Normalizer.Form.NFKD))
             .toUpperCase(Locale.ROOT)
-            .toLowerCase(Locale.ROOT);
+            .toLowerCase(Locale.ROOT)
+            // the capital sharp s (U+1E9E) upper-cases to itself and lower-cases to ß, which
+            // upper-cases to SS: both meet "ss"
+            .replace("\u00df", "ss");
     // The case mapping may decompose (U+0130 lower-cases to i and a combining dot).
     folded = withoutMarks(Normalizer.normalize(folded, Normalizer.Form.NFKD));
     return folded.substring(0, withoutTrailingSpaces(folded));

@@ -653,10 +653,17 @@ public final class GuardInterceptor implements MethodInterceptor {
    * asked, only awaited).
    */
   private static boolean stillRunning(@Nullable Object result) {
-    if (result instanceof Future<?> future) {
-      return !future.isDone();
+    if (!(result instanceof Future<?> future)) {
+      return result instanceof CompletionStage<?>;
     }
-    return result instanceof CompletionStage<?>;
+    try {
+      return !future.isDone();
+    } catch (RuntimeException ex) {
+      // cannot be asked (isDone() of CompletableFuture.minimalCompletionStage() throws): a write
+      // that may still be running; a stage is then followed until it completes, a plain Future
+      // holds its key for good
+      return true;
+    }
   }
 
   /**

@@ -10,12 +10,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * The kinds of keys ({@link #NUMBER}, {@link #TEXT}, {@link #BYTES}) one guard declared with
- * {@code @CuckooGuarded} has been given, so that a lookup of another kind is not answered by a
- * filter that hashes kinds apart. A database converts between kinds ({@code where id = '12'} finds
- * the row of the {@code bigint} id 12, {@code where code = 12} the {@code varchar} {@code '012'} in
- * MySQL), so a key of a kind the guard does not hold may still name a row the guard holds under
- * another kind.
+ * The kinds of keys ({@link #NUMBER}, {@link #TEXT}, {@link #BYTES}, {@link #UUIDS}) one guard
+ * declared with {@code @CuckooGuarded} has been given, so that a lookup of another kind is not
+ * answered by a filter that hashes kinds apart. A database converts between kinds ({@code where id
+ * = '12'} finds the row of the {@code bigint} id 12, {@code where code = 12} the {@code varchar}
+ * {@code '012'} in MySQL), so a key of a kind the guard does not hold may still name a row the
+ * guard holds under another kind.
  *
  * <p>A kind is <em>given</em> when the guard's funnel ({@link #funnel()}) hashes a key of that kind
  * for a write or a scan: an add, a scanned key, an enter replicated from another instance, a direct
@@ -54,11 +54,17 @@ final class KeyKinds {
   /** {@code Long}, {@code Integer}, {@code Short}, {@code Byte}: one key space of longs. */
   static final int NUMBER = 1;
 
-  /** {@code CharSequence}, enums by name, {@code UUID} by its text: one key space of text. */
+  /** {@code CharSequence} and enums by name: one key space of text. */
   static final int TEXT = 2;
 
   /** {@code byte[]}. */
   static final int BYTES = 4;
+
+  /**
+   * {@code UUID}: a kind of its own, although hashed by its text, since a database accepts other
+   * spellings of a {@code uuid} (no hyphens, braces, upper case) that the text form does not meet.
+   */
+  static final int UUIDS = 8;
 
   private static final VarHandle GIVEN;
 
@@ -88,7 +94,10 @@ final class KeyKinds {
         || key instanceof Byte) {
       return NUMBER;
     }
-    if (key instanceof CharSequence || key instanceof UUID || key instanceof Enum<?>) {
+    if (key instanceof UUID) {
+      return UUIDS;
+    }
+    if (key instanceof CharSequence || key instanceof Enum<?>) {
       return TEXT;
     }
     return key instanceof byte[] ? BYTES : 0;
@@ -109,9 +118,10 @@ final class KeyKinds {
         || boxed == Byte.class) {
       return NUMBER;
     }
-    if (CharSequence.class.isAssignableFrom(boxed)
-        || boxed == UUID.class
-        || Enum.class.isAssignableFrom(boxed)) {
+    if (boxed == UUID.class) {
+      return UUIDS;
+    }
+    if (CharSequence.class.isAssignableFrom(boxed) || Enum.class.isAssignableFrom(boxed)) {
       return TEXT;
     }
     return boxed == byte[].class ? BYTES : 0;
@@ -120,10 +130,13 @@ final class KeyKinds {
   /** The kind's name in messages: "numbers", "text", "byte arrays". */
   static String describe(int kinds) {
     StringBuilder out = new StringBuilder();
-    for (int kind : new int[] {NUMBER, TEXT, BYTES}) {
+    for (int kind : new int[] {NUMBER, TEXT, BYTES, UUIDS}) {
       if ((kinds & kind) != 0) {
         out.append(out.length() == 0 ? "" : " and ")
-            .append(kind == NUMBER ? "numbers" : kind == TEXT ? "text" : "byte arrays");
+            .append(
+                kind == NUMBER
+                    ? "numbers"
+                    : kind == TEXT ? "text" : kind == BYTES ? "byte arrays" : "UUIDs");
       }
     }
     return out.length() == 0 ? "no keys" : out.toString();

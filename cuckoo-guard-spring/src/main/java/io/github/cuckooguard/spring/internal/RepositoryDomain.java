@@ -177,6 +177,28 @@ final class RepositoryDomain {
   }
 
   /**
+   * Whether the domain type is known and has an attribute {@code attribute} (a field or getter of
+   * it or a superclass, matched case-insensitively).
+   */
+  boolean hasAttribute(String attribute) {
+    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+      for (Field field : c.getDeclaredFields()) {
+        if (!Modifier.isStatic(field.getModifiers())
+            && field.getName().equalsIgnoreCase(attribute)) {
+          return true;
+        }
+      }
+      for (Method method : c.getDeclaredMethods()) {
+        String property = property(method);
+        if (property != null && property.equalsIgnoreCase(attribute)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
    * Adds the columns that {@code @AttributeOverride}s on {@code type} and its superclasses give
    * {@code attribute} or one of its parts ({@code attribute.part}).
    */

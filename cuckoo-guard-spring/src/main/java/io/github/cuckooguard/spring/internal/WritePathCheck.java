@@ -556,6 +556,18 @@ final class WritePathCheck {
     names.add(name, origin);
     domain.addColumns(names, name, origin);
     Class<?> parameterType = domain.parameterType(method, index);
+    if (bare && !isEntity(parameterType, domain) && !domain.hasAttribute(name)) {
+      // the parameter holds the key, but its name is no attribute ("value" for the code): which
+      // column holds the key is not known, so every unannotated update counts as a write
+      names.unknown(
+          where
+              + ": its key parameter '"
+              + name
+              + "' is named like no attribute of "
+              + domain.describe()
+              + ", so the check cannot tell which attribute holds the key; name the parameter"
+              + " like the attribute (e.g. findByCode(String code), key = \"#code\")");
+    }
     if (bare && isEntity(parameterType, domain)) {
       names.unknown(
           where
