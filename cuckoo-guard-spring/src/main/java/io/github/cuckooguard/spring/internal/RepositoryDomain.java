@@ -159,19 +159,8 @@ final class RepositoryDomain {
       return;
     }
     names.add(snakeCase(attribute), origin);
-    for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-      for (Field field : c.getDeclaredFields()) {
-        if (!Modifier.isStatic(field.getModifiers())
-            && field.getName().equalsIgnoreCase(attribute)) {
-          addNames(names, field, field.getName(), origin);
-        }
-      }
-      for (Method method : c.getDeclaredMethods()) {
-        String property = property(method);
-        if (property != null && property.equalsIgnoreCase(attribute)) {
-          addNames(names, method, property, origin);
-        }
-      }
+    for (Declaration declaration : declarations(attribute)) {
+      addNames(names, declaration.element(), declaration.name(), origin);
     }
     addOverrides(names, type, attribute, origin);
   }
@@ -181,21 +170,33 @@ final class RepositoryDomain {
    * it or a superclass, matched case-insensitively).
    */
   boolean hasAttribute(String attribute) {
+    return !declarations(attribute).isEmpty();
+  }
+
+  /** A field or getter declaring an attribute, with the attribute's name as declared. */
+  private record Declaration(AnnotatedElement element, String name) {}
+
+  /**
+   * The fields and getters of the domain type and its superclasses that declare {@code attribute}
+   * (matched case-insensitively); empty if the domain type is not known.
+   */
+  private List<Declaration> declarations(String attribute) {
+    List<Declaration> found = new ArrayList<>();
     for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
       for (Field field : c.getDeclaredFields()) {
         if (!Modifier.isStatic(field.getModifiers())
             && field.getName().equalsIgnoreCase(attribute)) {
-          return true;
+          found.add(new Declaration(field, field.getName()));
         }
       }
       for (Method method : c.getDeclaredMethods()) {
         String property = property(method);
         if (property != null && property.equalsIgnoreCase(attribute)) {
-          return true;
+          found.add(new Declaration(method, property));
         }
       }
     }
-    return false;
+    return found;
   }
 
   /**
