@@ -186,13 +186,16 @@ class EhcacheRemovalsTest {
   /**
    * The same with a rebuild every 20 ms racing the removals: 0 false negatives. A rebuild keeps the
    * copy its scan read for a key removed while it runs (the core never takes a scanned copy):
-   * spares until the next rebuild, so the leak here is bounded by the rebuilds' races, not 2 %: two
-   * CI runs measured 0.0005 and 0.133 (2 cores); a second copy of every entry (1.0) fails it.
+   * spares until the next rebuild. How many depends on how much churn the last racing rebuild met,
+   * which is the machine's timing (CI runs measured 0.0005, 0.133 and 0.55 of the entries), so the
+   * spares are not bounded here; what is bounded is that they go: after the churn one quiet rebuild
+   * runs, and the leak at steady state is then the 2 % of the test above. A rebuild that keeps a
+   * second copy of every entry (1.0) fails it.
    */
   @Test
-  void churnRacingRebuildsHasNoFalseNegative() throws Exception {
+  void churnRacingRebuildsHasNoFalseNegativeAndAQuietRebuildClearsTheSpares() throws Exception {
     double leak = churn("racing", true);
-    assertThat(leak).as("leak (fingerprints - entries) / entries").isLessThanOrEqualTo(0.25);
+    assertThat(leak).as("leak (fingerprints - entries) / entries").isLessThanOrEqualTo(0.02);
   }
 
   private double churn(String name, boolean racingRebuilds) throws Exception {
@@ -320,6 +323,21 @@ class EhcacheRemovalsTest {
       assertThat(cache.stats().rebuilds())
           .as("rebuilds raced the removals")
           .isGreaterThanOrEqualTo(3);
+      long racedEntries = 0;
+      for (long k = 0; k < keys; k++) {
+        if (raw.containsKey(k)) {
+          racedEntries++;
+        }
+      }
+      long racedFingerprints = cache.stats().size();
+      cache.rebuild().get(30, TimeUnit.SECONDS); // nothing runs beside it: no spare is kept
+      System.out.printf(
+          "%s: after the race %d entries, %d fingerprints (spares %.4f); after a quiet rebuild %d%n",
+          name,
+          racedEntries,
+          racedFingerprints,
+          racedEntries == 0 ? 0.0 : (double) (racedFingerprints - racedEntries) / racedEntries,
+          cache.stats().size());
     }
 
     // steady state: the bounded cache refilled after the churn (every key put once: 4,000
