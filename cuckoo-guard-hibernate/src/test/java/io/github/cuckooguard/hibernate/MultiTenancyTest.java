@@ -7,6 +7,7 @@ import io.github.cuckooguard.hibernate.model.TenantNote;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.hibernate.Session;
 import org.hibernate.SessionFactory;
 import org.junit.jupiter.api.AfterAll;
@@ -49,6 +50,14 @@ class MultiTenancyTest {
     inTenant("a", s -> s.persist(new TenantNote(1, "a's")));
     inTenant("b", s -> s.persist(new TenantNote(2, "b's")));
     assertThat(guards.awaitWarmUp(Duration.ofSeconds(30))).isTrue();
+    // Each tenant's guard is made by its first persist and warms up beside it. Twice in full CI
+    // runs
+    // on Hibernate 6.6 the guard still answered "might contain" for id 1 after its delete had
+    // committed (a false positive, never reproduced alone: 12 runs of this class, 5 of the module).
+    // A rebuild that overlaps a write may keep a spare copy of its key (core RebuildState), so a
+    // quiet rebuild runs first and the delete's leave meets the row's only copy; if it fails again,
+    // the message carries the guard's statistics.
+    guards.rebuild(TenantNote.class).get(30, TimeUnit.SECONDS);
 
     assertThat(find("a", 1)).isNotNull();
     assertThat(find("b", 2)).isNotNull();
@@ -69,7 +78,9 @@ class MultiTenancyTest {
       Thread.sleep(5);
     }
     assertThat(guards.mightContain(TenantNote.class, "a", 1L))
-        .as("tenant a's guard after the delete of id 1 committed")
+        .as(
+            "tenant a's guard after the delete of id 1 committed: %s",
+            guards.stats(TenantNote.class, "a"))
         .isFalse();
     assertThat(sql.during(() -> assertThat(find("a", 1)).isNull())).isEmpty();
 
