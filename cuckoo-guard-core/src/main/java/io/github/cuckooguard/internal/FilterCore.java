@@ -421,8 +421,12 @@ public final class FilterCore extends FilterCorePadTail {
     // else of the second) with the layout's constants; anything else takes the general path, which
     // repeats that step and goes on to kicks and growth.
     Table s = single;
-    if (s != null && s.kind != Table.GENERAL && s.tryPlaceFirst(hash)) {
-      return stored();
+    boolean bothFull = false;
+    if (s != null && s.kind != Table.GENERAL) {
+      if (s.tryPlaceFirst(hash)) {
+        return stored();
+      }
+      bothFull = true; // tryPlaceFirst found no empty slot in either bucket: straight to the kicks
     }
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
@@ -432,10 +436,12 @@ public final class FilterCore extends FilterCorePadTail {
     if (ts.length > 1 && copies(ts, hash, l1, l2) >= maxCopies()) {
       return false;
     }
-    for (Table t : ts) {
-      long base = t.segmentBase(hash);
-      if (t.tryPlace(t.fingerprintOf(hash), base + l1, base + l2)) {
-        return stored();
+    if (!bothFull) {
+      for (Table t : ts) {
+        long base = t.segmentBase(hash);
+        if (t.tryPlace(t.fingerprintOf(hash), base + l1, base + l2)) {
+          return stored();
+        }
       }
     }
     Table last = ts[ts.length - 1];

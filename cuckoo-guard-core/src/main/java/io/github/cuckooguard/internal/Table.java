@@ -394,15 +394,16 @@ public final class Table extends TablePadTail {
    * constants, and only {@code data}, {@code stamps}, {@code stampMask} and {@code localBuckets}
    * are read from the object.
    *
-   * <p>A match is returned at once, unvalidated, and the second bucket is read only if the first
-   * holds no match. Every slot lies inside one word and every write of it is one store of that word
-   * (the layout is plain: {@code kind} is never WORD16 or HALF8 for a semi-sorted table), so a
-   * match read by one load is a copy the pair held at that instant, never a half-written slot; at
-   * worst it is a false positive, which the filter's contract allows. A "no" is returned only
-   * validated, exactly as {@link #contains}: both stamps are read (acquire) before either bucket
-   * and re-read after both, and the answer stands only if both were even and unchanged (the
-   * argument in the class comment holds for the two bucket loads in either order, and here the
-   * second may not be issued until the first has been tested).
+   * <p>Both buckets are loaded before either is tested, with no branch between the loads (as
+   * FastFilter does): the two loads overlap, which matters when they miss the caches, and where in
+   * the pair a match sits costs no branch misprediction. A match is returned at once, unvalidated.
+   * Every slot lies inside one word and every write of it is one store of that word (the layout is
+   * plain: {@code kind} is never WORD16 or HALF8 for a semi-sorted table), so a match read by one
+   * load is a copy the pair held at that instant, never a half-written slot; at worst it is a false
+   * positive, which the filter's contract allows. A "no" is returned only validated, exactly as
+   * {@link #contains}: both stamps are read (acquire) before either bucket and re-read after both,
+   * and the answer stands only if both were even and unchanged (the argument in the class comment
+   * holds for the two bucket loads in either order).
    */
   private boolean contains16(long hash) {
     final long[] d = data;
@@ -419,11 +420,8 @@ public final class Table extends TablePadTail {
       long v1 = (long) LONGS.getAcquire(st, s1);
       long v2 = (long) LONGS.getAcquire(st, s2);
       long x = d[l1] ^ rep;
-      if (((x - LO16) & ~x & HI16) != 0) {
-        return true;
-      }
       long y = d[l2] ^ rep;
-      if (((y - LO16) & ~y & HI16) != 0) {
+      if (((((x - LO16) & ~x) | ((y - LO16) & ~y)) & HI16) != 0) {
         return true;
       }
       VarHandle.acquireFence();
@@ -459,11 +457,8 @@ public final class Table extends TablePadTail {
       long v1 = (long) LONGS.getAcquire(st, s1);
       long v2 = (long) LONGS.getAcquire(st, s2);
       int x = (int) (d[w1] >>> o1) ^ rep;
-      if (((x - LO8) & ~x & HI8) != 0) {
-        return true;
-      }
       int y = (int) (d[w2] >>> o2) ^ rep;
-      if (((y - LO8) & ~y & HI8) != 0) {
+      if (((((x - LO8) & ~x) | ((y - LO8) & ~y)) & HI8) != 0) {
         return true;
       }
       VarHandle.acquireFence();
@@ -531,9 +526,16 @@ public final class Table extends TablePadTail {
    * found, unless every stamp was even and unchanged. Stamps only ever increase (each write adds to
    * one), and a thread's later read of a location never sees an older value than its earlier read,
    * so each re-read value is at least the first one and the sums are equal only if every stamp is:
-   * one comparison checks all eight. Parameters are held in locals for the whole group.
+   * one comparison checks all eight. Parameters are held in locals for the whole group. A 16- or
+   * 8-bit plain table answers through its own copy of this ({@link #contains4Word16}).
    */
   int contains4(long h0, long h1, long h2, long h3) {
+    if (kind == WORD16) {
+      return contains4Word16(h0, h1, h2, h3);
+    }
+    if (kind == HALF8) {
+      return contains4Half8(h0, h1, h2, h3);
+    }
     final long[] st = stamps;
     final int mask = stampMask;
     final long fpMask = slotMask;
@@ -573,6 +575,175 @@ public final class Table extends TablePadTail {
               | (match(a1, c1, f1) ? 2 : 0)
               | (match(a2, c2, f2) ? 4 : 0)
               | (match(a3, c3, f3) ? 8 : 0);
+      VarHandle.acquireFence();
+      long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
+      long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
+      long after =
+          (long) LONGS.getOpaque(st, sa0)
+              + (long) LONGS.getOpaque(st, sa1)
+              + (long) LONGS.getOpaque(st, sa2)
+              + (long) LONGS.getOpaque(st, sa3)
+              + (long) LONGS.getOpaque(st, sc0)
+              + (long) LONGS.getOpaque(st, sc1)
+              + (long) LONGS.getOpaque(st, sc2)
+              + (long) LONGS.getOpaque(st, sc3);
+      if (odd == 0 && after == before) {
+        return found;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * {@link #contains4} of a {@link #WORD16} or {@link #HALF8} table ({@link #contains4Word16},
+   * {@link #contains4Half8}): the layout's masks are constants, both buckets of every key are
+   * loaded before anything is tested, and, as in {@link #contains16}, matches need no validation
+   * (every slot is written by one store of its word), so a group of four matches returns at once.
+   * Any other group is validated exactly as {@link #contains4}: the eight stamps read (acquire)
+   * before any bucket and re-read after all of them, the group retried unless all were even and
+   * unchanged.
+   */
+  private int contains4Word16(long h0, long h1, long h2, long h3) {
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final int n = localBuckets;
+    final int hf = n >>> 1;
+    final long f0 = BucketIndex.fingerprint(h0, 0xFFFFL);
+    final long f1 = BucketIndex.fingerprint(h1, 0xFFFFL);
+    final long f2 = BucketIndex.fingerprint(h2, 0xFFFFL);
+    final long f3 = BucketIndex.fingerprint(h3, 0xFFFFL);
+    final int a0 = BucketIndex.primaryIndex(h0, n);
+    final int a1 = BucketIndex.primaryIndex(h1, n);
+    final int a2 = BucketIndex.primaryIndex(h2, n);
+    final int a3 = BucketIndex.primaryIndex(h3, n);
+    final int c0 = BucketIndex.altIndex(a0, f0, n, hf);
+    final int c1 = BucketIndex.altIndex(a1, f1, n, hf);
+    final int c2 = BucketIndex.altIndex(a2, f2, n, hf);
+    final int c3 = BucketIndex.altIndex(a3, f3, n, hf);
+    final int sa0 = (a0 & sm) + STAMP_PAD;
+    final int sa1 = (a1 & sm) + STAMP_PAD;
+    final int sa2 = (a2 & sm) + STAMP_PAD;
+    final int sa3 = (a3 & sm) + STAMP_PAD;
+    final int sc0 = (c0 & sm) + STAMP_PAD;
+    final int sc1 = (c1 & sm) + STAMP_PAD;
+    final int sc2 = (c2 & sm) + STAMP_PAD;
+    final int sc3 = (c3 & sm) + STAMP_PAD;
+    final long r0 = f0 * LO16;
+    final long r1 = f1 * LO16;
+    final long r2 = f2 * LO16;
+    final long r3 = f3 * LO16;
+    for (; ; ) {
+      long u0 = (long) LONGS.getAcquire(st, sa0);
+      long u1 = (long) LONGS.getAcquire(st, sa1);
+      long u2 = (long) LONGS.getAcquire(st, sa2);
+      long u3 = (long) LONGS.getAcquire(st, sa3);
+      long w0 = (long) LONGS.getAcquire(st, sc0);
+      long w1 = (long) LONGS.getAcquire(st, sc1);
+      long w2 = (long) LONGS.getAcquire(st, sc2);
+      long w3 = (long) LONGS.getAcquire(st, sc3);
+      long x0 = d[a0] ^ r0;
+      long y0 = d[c0] ^ r0;
+      long x1 = d[a1] ^ r1;
+      long y1 = d[c1] ^ r1;
+      long x2 = d[a2] ^ r2;
+      long y2 = d[c2] ^ r2;
+      long x3 = d[a3] ^ r3;
+      long y3 = d[c3] ^ r3;
+      long z0 = (((x0 - LO16) & ~x0) | ((y0 - LO16) & ~y0)) & HI16;
+      long z1 = (((x1 - LO16) & ~x1) | ((y1 - LO16) & ~y1)) & HI16;
+      long z2 = (((x2 - LO16) & ~x2) | ((y2 - LO16) & ~y2)) & HI16;
+      long z3 = (((x3 - LO16) & ~x3) | ((y3 - LO16) & ~y3)) & HI16;
+      int found = (z0 != 0 ? 1 : 0) | (z1 != 0 ? 2 : 0) | (z2 != 0 ? 4 : 0) | (z3 != 0 ? 8 : 0);
+      if (found == 15) {
+        return 15; // four matches: each a copy its pair held, no validation needed
+      }
+      VarHandle.acquireFence();
+      long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
+      long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
+      long after =
+          (long) LONGS.getOpaque(st, sa0)
+              + (long) LONGS.getOpaque(st, sa1)
+              + (long) LONGS.getOpaque(st, sa2)
+              + (long) LONGS.getOpaque(st, sa3)
+              + (long) LONGS.getOpaque(st, sc0)
+              + (long) LONGS.getOpaque(st, sc1)
+              + (long) LONGS.getOpaque(st, sc2)
+              + (long) LONGS.getOpaque(st, sc3);
+      if (odd == 0 && after == before) {
+        return found;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /**
+   * {@link #contains4Word16} of a {@link #HALF8} table (bucket i: half {@code i & 1} of word {@code
+   * i >>> 1}).
+   */
+  private int contains4Half8(long h0, long h1, long h2, long h3) {
+    final long[] d = data;
+    final long[] st = stamps;
+    final int sm = stampMask;
+    final int n = localBuckets;
+    final int hf = n >>> 1;
+    final long f0 = BucketIndex.fingerprint(h0, 0xFFL);
+    final long f1 = BucketIndex.fingerprint(h1, 0xFFL);
+    final long f2 = BucketIndex.fingerprint(h2, 0xFFL);
+    final long f3 = BucketIndex.fingerprint(h3, 0xFFL);
+    final int a0 = BucketIndex.primaryIndex(h0, n);
+    final int a1 = BucketIndex.primaryIndex(h1, n);
+    final int a2 = BucketIndex.primaryIndex(h2, n);
+    final int a3 = BucketIndex.primaryIndex(h3, n);
+    final int c0 = BucketIndex.altIndex(a0, f0, n, hf);
+    final int c1 = BucketIndex.altIndex(a1, f1, n, hf);
+    final int c2 = BucketIndex.altIndex(a2, f2, n, hf);
+    final int c3 = BucketIndex.altIndex(a3, f3, n, hf);
+    final int sa0 = (a0 & sm) + STAMP_PAD;
+    final int sa1 = (a1 & sm) + STAMP_PAD;
+    final int sa2 = (a2 & sm) + STAMP_PAD;
+    final int sa3 = (a3 & sm) + STAMP_PAD;
+    final int sc0 = (c0 & sm) + STAMP_PAD;
+    final int sc1 = (c1 & sm) + STAMP_PAD;
+    final int sc2 = (c2 & sm) + STAMP_PAD;
+    final int sc3 = (c3 & sm) + STAMP_PAD;
+    final int r0 = (int) f0 * LO8;
+    final int r1 = (int) f1 * LO8;
+    final int r2 = (int) f2 * LO8;
+    final int r3 = (int) f3 * LO8;
+    final int oa0 = (a0 & 1) << 5;
+    final int oa1 = (a1 & 1) << 5;
+    final int oa2 = (a2 & 1) << 5;
+    final int oa3 = (a3 & 1) << 5;
+    final int oc0 = (c0 & 1) << 5;
+    final int oc1 = (c1 & 1) << 5;
+    final int oc2 = (c2 & 1) << 5;
+    final int oc3 = (c3 & 1) << 5;
+    for (; ; ) {
+      long u0 = (long) LONGS.getAcquire(st, sa0);
+      long u1 = (long) LONGS.getAcquire(st, sa1);
+      long u2 = (long) LONGS.getAcquire(st, sa2);
+      long u3 = (long) LONGS.getAcquire(st, sa3);
+      long w0 = (long) LONGS.getAcquire(st, sc0);
+      long w1 = (long) LONGS.getAcquire(st, sc1);
+      long w2 = (long) LONGS.getAcquire(st, sc2);
+      long w3 = (long) LONGS.getAcquire(st, sc3);
+      int x0 = (int) (d[a0 >>> 1] >>> oa0) ^ r0;
+      int y0 = (int) (d[c0 >>> 1] >>> oc0) ^ r0;
+      int x1 = (int) (d[a1 >>> 1] >>> oa1) ^ r1;
+      int y1 = (int) (d[c1 >>> 1] >>> oc1) ^ r1;
+      int x2 = (int) (d[a2 >>> 1] >>> oa2) ^ r2;
+      int y2 = (int) (d[c2 >>> 1] >>> oc2) ^ r2;
+      int x3 = (int) (d[a3 >>> 1] >>> oa3) ^ r3;
+      int y3 = (int) (d[c3 >>> 1] >>> oc3) ^ r3;
+      int z0 = (((x0 - LO8) & ~x0) | ((y0 - LO8) & ~y0)) & HI8;
+      int z1 = (((x1 - LO8) & ~x1) | ((y1 - LO8) & ~y1)) & HI8;
+      int z2 = (((x2 - LO8) & ~x2) | ((y2 - LO8) & ~y2)) & HI8;
+      int z3 = (((x3 - LO8) & ~x3) | ((y3 - LO8) & ~y3)) & HI8;
+      int found = (z0 != 0 ? 1 : 0) | (z1 != 0 ? 2 : 0) | (z2 != 0 ? 4 : 0) | (z3 != 0 ? 8 : 0);
+      if (found == 15) {
+        return 15; // four matches: each a copy its pair held, no validation needed
+      }
       VarHandle.acquireFence();
       long odd = (u0 | u1 | u2 | u3 | w0 | w1 | w2 | w3) & 1;
       long before = u0 + u1 + u2 + u3 + w0 + w1 + w2 + w3;
