@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.Blackhole;
 import org.openjdk.jmh.infra.ThreadParams;
 
@@ -33,6 +34,10 @@ import org.openjdk.jmh.infra.ThreadParams;
  * drawn from the base, so their {@code found} counter must stay at or above half the lookups.
  *
  * <p>Group {@code control}: the same reader beside a thread that only burns CPU ({@link #burner}).
+ * Group {@code apart}: the same reader beside the same writer, at the same pause, adding to and
+ * removing from a second filter of the same size and fill ({@link #writerApart}): everything the
+ * writer costs a reader except the lines they share, so {@code mixed:reader / apart:readerApart −
+ * 1} is the cost of sharing the filter itself.
  *
  * <p>{@code writerPause} sets the write rate: after each operation the writer burns that many
  * {@link Blackhole#consumeCPU} tokens outside the filter. 0 is a writer that does nothing else (the
@@ -62,10 +67,14 @@ public class ConcurrentMixBenchmark {
   public int n;
 
   /** Blackhole tokens the writer burns between its operations (0: back to back). */
-  @Param({"0", "128", "256", "4096"})
+  @Param({"0", "128", "256", "512", "4096"})
   public int writerPause;
 
   FilterAdapter filter;
+
+  /** The second filter group {@code apart}'s writer works on; null in the other groups. */
+  private FilterAdapter other;
+
   long[] probes;
   private long[] churn;
   private int window;
@@ -73,22 +82,29 @@ public class ConcurrentMixBenchmark {
 
   /** Fills the base and the first churn window; not timed. */
   @Setup(Level.Trial)
-  public void setUp() {
+  public void setUp(BenchmarkParams params) {
     if (!impl.threadSafe() || !impl.canRemove()) {
       throw new IllegalArgumentException(impl + " is not a thread-safe filter that deletes");
     }
     int base = (int) (n * 0.8);
-    filter = impl.empty(n);
-    InsertBenchmark.addAll(filter, Keys.presentKeys(base));
     churn = Keys.presentRange(base, n);
     window = churn.length / 2;
+    filter = filled(base);
+    other = params.getBenchmark().endsWith(".apart") ? filled(base) : null;
+    writerStep = window;
+    probes = Keys.probes(base, 50, LookupBenchmark.PROBES, Keys.SEED + 1);
+  }
+
+  /** A new filter holding the base and the first churn window. */
+  private FilterAdapter filled(int base) {
+    FilterAdapter f = impl.empty(n);
+    InsertBenchmark.addAll(f, Keys.presentKeys(base));
     for (int i = 0; i < window; i++) {
-      if (!filter.add(churn[i])) {
+      if (!f.add(churn[i])) {
         throw new IllegalStateException(impl + " refused a churn key at 85 % load");
       }
     }
-    writerStep = window;
-    probes = Keys.probes(base, 50, LookupBenchmark.PROBES, Keys.SEED + 1);
+    return f;
   }
 
   /** A reader thread's cursor and counters. */
@@ -125,10 +141,15 @@ public class ConcurrentMixBenchmark {
   @Group("mixed")
   @GroupThreads(1)
   public boolean writer() {
+    return write(filter);
+  }
+
+  /** {@link #writer}'s step on {@code f}. */
+  private boolean write(FilterAdapter f) {
     int m = churn.length;
     int step = writerStep;
-    boolean added = filter.add(churn[step % m]);
-    boolean removed = filter.remove(churn[(step - window) % m]);
+    boolean added = f.add(churn[step % m]);
+    boolean removed = f.remove(churn[(step - window) % m]);
     writerStep = step + 1 == Integer.MAX_VALUE ? window : step + 1;
     if (!added || !removed) {
       throw new IllegalStateException(
@@ -157,6 +178,26 @@ public class ConcurrentMixBenchmark {
   @GroupThreads(1)
   public void burner() {
     Blackhole.consumeCPU(256);
+  }
+
+  /** One lookup while the same writer works on another filter ({@link #writerApart}). */
+  @Benchmark
+  @Group("apart")
+  @GroupThreads(1)
+  public void readerApart(Probe probe) {
+    probe.count(filter.mightContain(probe.next()));
+  }
+
+  /**
+   * The control that shares no line: {@link #writer}'s adds and removes, at the same pause, on a
+   * second filter of the same size and fill, so the reader pays for a second thread's memory
+   * traffic, cache use and core, but for no line of its own filter being written.
+   */
+  @Benchmark
+  @Group("apart")
+  @GroupThreads(1)
+  public boolean writerApart() {
+    return write(other);
   }
 
   /** One lookup, no writer: the baseline of {@link #reader}. */
