@@ -75,19 +75,10 @@ public class SharedLineFloorBenchmark {
 
   private static long[] randomWords(int length, long seed) {
     long[] w = new long[length];
-    long x = seed;
     for (int i = 0; i < length; i++) {
-      x += 0x9E3779B97F4A7C15L;
-      w[i] = mix(x);
+      w[i] = Keys.mix(seed + i);
     }
     return w;
-  }
-
-  /** Murmur3's 64-bit finaliser. */
-  static long mix(long key) {
-    long x = (key ^ (key >>> 33)) * 0xFF51AFD7ED558CCDL;
-    x = (x ^ (x >>> 33)) * 0xC4CEB9FE1A85EC53L;
-    return x ^ (x >>> 33);
   }
 
   /** Two positions in [0, length) from the two halves of one hash. */
@@ -122,15 +113,15 @@ public class SharedLineFloorBenchmark {
 
   private boolean read(long key) {
     long[] w = words;
-    long h = mix(key);
+    long h = Keys.mix(key);
     return ((w[first(h, w.length)] ^ w[second(h, w.length)]) & 1) != 0;
   }
 
   private long store(long[] w) {
     int m = churn.length;
     int s = step;
-    long h1 = mix(churn[s % m]);
-    long h2 = mix(churn[(s + m / 2) % m]);
+    long h1 = Keys.mix(churn[s % m]);
+    long h2 = Keys.mix(churn[(s + m / 2) % m]);
     w[first(h1, w.length)]++;
     w[second(h2, w.length)]++;
     step = s + 1 == Integer.MAX_VALUE ? 0 : s + 1;
