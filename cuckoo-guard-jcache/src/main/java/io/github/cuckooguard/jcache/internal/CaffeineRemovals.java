@@ -57,7 +57,18 @@ import org.jspecify.annotations.Nullable;
  *       map, not the JCache iterator, also leaves JCache's access expiry and statistics untouched.
  * </ol>
  *
- * Not covered (as before): a write made through the unwrapped Caffeine cache or the raw JCache
+ * <p><b>What a lookup sees during a removal.</b> The leave is applied inside the compute (or
+ * eviction) that removes the entry, so before Caffeine's lock-free reads stop returning it: for the
+ * rest of that atomic step the guard answers "absent" while {@code containsKey} or {@code get} on
+ * the unwrapped cache still finds the entry. The removal has begun and nothing can keep the entry;
+ * every read through the guarded cache asks the guard first and so sees it removed from the leave
+ * on, and a re-creation begins its enter before its compute, which runs after the removing one. A
+ * leave applied later (after the compute) would instead let a rebuild whose scan no longer saw the
+ * key be swapped in first, and the leave would then take a colliding key's copy (point 2).
+ * ChurnTest confirms a "present" read after an "absent" lookup under the key's lock for this
+ * reason.
+ *
+ * <p>Not covered (as before): a write made through the unwrapped Caffeine cache or the raw JCache
  * while a rebuild scans may be entered by its Created filter before it is visible and missed by the
  * scan; writes through the guarded cache are covered by their open enter.
  *
