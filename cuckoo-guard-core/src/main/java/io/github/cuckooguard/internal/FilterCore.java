@@ -4,7 +4,7 @@ import com.dynatrace.hash4j.hashing.Hasher64;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -74,15 +74,16 @@ public final class FilterCore extends FilterCorePadTail {
   public static final int RESULT_EXISTS = 0;
   public static final int RESULT_FULL = -1;
 
-  private final ReentrantLock lock = new ReentrantLock();
   private static final VarHandle ITEMS;
   private static final VarHandle DELETES;
+  private static final VarHandle LOCK;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       ITEMS = lookup.findVarHandle(FilterCore.class, "items", long.class);
       DELETES = lookup.findVarHandle(FilterCore.class, "deletes", long.class);
+      LOCK = lookup.findVarHandle(FilterCore.class, "lockState", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -95,6 +96,16 @@ public final class FilterCore extends FilterCorePadTail {
   private volatile long items;
 
   private volatile long deletes;
+
+  /**
+   * The writer lock: 0 free, 1 held ({@link #lock}, {@link #unlock}). Not a {@code ReentrantLock},
+   * whose release is a volatile store: on x86 that is a full fence on every add and remove. Here
+   * the release is a release store (no fence on x86); taking the lock is one compare-and-set, as
+   * there. The compare-and-set that takes the lock reads the 0 of the previous holder's release
+   * store, so everything a holder wrote happens-before whatever the next holder reads. Not
+   * reentrant: no path that holds it takes it again.
+   */
+  private volatile int lockState;
 
   /** Successful adds and removes (and growths) so far; under the lock. Dumps compare it. */
   private long writes;
@@ -311,23 +322,63 @@ public final class FilterCore extends FilterCorePadTail {
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    lock.lock(); // exact: see Table.count
+    lock(); // exact: see Table.count
     try {
       return copies(tables, hash, l1, l2);
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
+
+  // ---- the writer lock ----
+
+  private void lock() {
+    if (!LOCK.compareAndSet(this, 0, 1)) {
+      lockContended();
+    }
+  }
+
+  /**
+   * Waits for the writer lock: spins {@value #SPINS} times (holds are mostly one add or remove,
+   * tens of nanoseconds), then parks in steps of {@value #PARK_NANOS} ns, polling: there is no
+   * queue of waiters, the holder's release wakes nobody, a waiter notices within one step. Holds
+   * that take longer (a copy or a dump chunk of a large filter, a growth) cost a waiter those
+   * steps, not CPU. An interrupt is left set and does not end the wait, as with {@code
+   * ReentrantLock.lock}; while it is set the wait yields instead of parking (a park would return at
+   * once). Measured against {@code ReentrantLock} (2, 4 and 8 threads adding and removing on one
+   * filter, 2 cores): throughput within the same bimodal spread, longest add-remove pair shorter.
+   */
+  private void lockContended() {
+    for (int tries = 1; ; tries++) {
+      if (lockState == 0 && LOCK.compareAndSet(this, 0, 1)) {
+        return;
+      }
+      if (tries < SPINS) {
+        Thread.onSpinWait();
+      } else if (Thread.currentThread().isInterrupted()) {
+        Thread.yield();
+      } else {
+        LockSupport.parkNanos(this, PARK_NANOS);
+      }
+    }
+  }
+
+  private void unlock() {
+    LOCK.setRelease(this, 0);
+  }
+
+  private static final int SPINS = 16;
+  private static final long PARK_NANOS = 20_000;
 
   // ---- writes ----
 
   /** CF.ADD: stores one more copy. False only if it could not be stored; nothing is lost then. */
   public boolean add(long hash) {
-    lock.lock();
+    lock();
     try {
       return addLocked(hash);
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 
@@ -343,13 +394,13 @@ public final class FilterCore extends FilterCorePadTail {
   public void addAll(long[] hashes, boolean[] out) {
     for (int from = 0; from < hashes.length; from += ADD_BATCH) {
       int to = Math.min(hashes.length, from + ADD_BATCH);
-      lock.lock();
+      lock();
       try {
         for (int i = from; i < to; i++) {
           out[i] = addLocked(hashes[i]);
         }
       } finally {
-        lock.unlock();
+        unlock();
       }
     }
   }
@@ -362,13 +413,13 @@ public final class FilterCore extends FilterCorePadTail {
   public void addAll(long[] keys, int from, int length, boolean[] out, Hasher64 hasher) {
     for (int done = 0; done < length; done += ADD_BATCH) {
       int to = Math.min(length, done + ADD_BATCH);
-      lock.lock();
+      lock();
       try {
         for (int i = done; i < to; i++) {
           out[i] = addLocked(hasher.hashLongToLong(keys[from + i]));
         }
       } finally {
-        lock.unlock();
+        unlock();
       }
     }
   }
@@ -384,7 +435,7 @@ public final class FilterCore extends FilterCorePadTail {
     int done = 0;
     while (done < length) {
       int to = Math.min(length, done + ADD_BATCH);
-      lock.lock();
+      lock();
       try {
         for (; done < to; done++) {
           if (!addLocked(hasher.hashLongToLong(keys[from + done]))) {
@@ -392,7 +443,7 @@ public final class FilterCore extends FilterCorePadTail {
           }
         }
       } finally {
-        lock.unlock();
+        unlock();
       }
     }
     return length;
@@ -400,14 +451,14 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** CF.ADDNX: one of {@link #RESULT_ADDED}, {@link #RESULT_EXISTS}, {@link #RESULT_FULL}. */
   public int addIfAbsent(long hash) {
-    lock.lock();
+    lock();
     try {
       if (contains(hash)) {
         return RESULT_EXISTS;
       }
       return addLocked(hash) ? RESULT_ADDED : RESULT_FULL;
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 
@@ -541,7 +592,7 @@ public final class FilterCore extends FilterCorePadTail {
     long fp = BucketIndex.fingerprint(hash, slotMask);
     int l1 = BucketIndex.primaryIndex(hash, localBuckets);
     int l2 = BucketIndex.altIndex(l1, fp, localBuckets, half);
-    lock.lock();
+    lock();
     try {
       Table[] ts = tables;
       // Newest first: the class comment's argument for tables of different widths needs it.
@@ -557,7 +608,7 @@ public final class FilterCore extends FilterCorePadTail {
       }
       return false;
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 
@@ -702,11 +753,11 @@ public final class FilterCore extends FilterCorePadTail {
 
   /** Runs {@code action} holding the writer lock (for consistent snapshots). */
   public <R> R locked(java.util.function.Supplier<R> action) {
-    lock.lock();
+    lock();
     try {
       return action.get();
     } finally {
-      lock.unlock();
+      unlock();
     }
   }
 
