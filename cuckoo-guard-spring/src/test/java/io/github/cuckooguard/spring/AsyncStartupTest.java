@@ -74,6 +74,82 @@ class AsyncStartupTest {
         .contains("Fix: return CompletableFuture or CompletionStage");
   }
 
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class WrappedFutureAdd {
+    @GuardedAdd(key = "#id")
+    public java.util.Optional<CompletableFuture<Boolean>> insert(long id) {
+      return java.util.Optional.of(CompletableFuture.completedFuture(true));
+    }
+  }
+
+  @Import({Base.class, WrappedFutureAdd.class})
+  static class WrappedFutureAddConfig {}
+
+  @Test
+  void addReturningAFutureInsideAnotherValueFailsTheStart() {
+    assertThat(startupFailure(WrappedFutureAddConfig.class))
+        .contains("@GuardedAdd on " + WrappedFutureAdd.class.getName() + ".insert(long)")
+        .contains(
+            "returns java.util.Optional<java.util.concurrent.CompletableFuture<java.lang.Boolean>>,"
+                + " which carries a java.util.concurrent.Future")
+        .contains("false negative")
+        .contains("Fix: return CompletableFuture or CompletionStage");
+  }
+
+  /** A value whose component is a write still under way. */
+  public record Pending(long id, CompletionStage<Void> written) {}
+
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class RecordWithAStageRemove {
+    @GuardedRemove(key = "#id", throwsIfAbsent = true)
+    public Pending[] delete(long id) {
+      return new Pending[0];
+    }
+  }
+
+  @Import({Base.class, RecordWithAStageRemove.class})
+  static class RecordWithAStageRemoveConfig {}
+
+  @Test
+  void removeReturningRecordsThatHoldAStageFailsTheStart() {
+    assertThat(startupFailure(RecordWithAStageRemoveConfig.class))
+        .contains("@GuardedRemove on " + RecordWithAStageRemove.class.getName() + ".delete(long)")
+        .contains("which carries a java.util.concurrent.CompletionStage");
+  }
+
+  /** Values that hold no deferred result: they start. */
+  public record Saved(long id, java.util.List<String> names) {}
+
+  @CuckooGuarded(name = "g", startsEmpty = true)
+  public static class PlainValues {
+    @GuardedAdd(key = "#id")
+    public java.util.Optional<Saved> insert(long id) {
+      return java.util.Optional.of(new Saved(id, java.util.List.of("a")));
+    }
+
+    @GuardedAdd(key = "#id")
+    public java.util.Map<Class<? extends Future<?>>, Saved[]> insertTyped(long id) {
+      return java.util.Map.of();
+    }
+  }
+
+  @Import({Base.class, PlainValues.class})
+  static class PlainValuesConfig {}
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void valuesThatHoldNoDeferredResultStart() {
+    try (AnnotationConfigApplicationContext context =
+        new AnnotationConfigApplicationContext(PlainValuesConfig.class)) {
+      PlainValues bean = context.getBean(PlainValues.class);
+      CuckooGuard<Object> guard = context.getBean("g", CuckooGuard.class);
+      assertThat(bean.insert(11)).isPresent();
+      assertThat(guard.mightContain(11L)).isTrue();
+      bean.insertTyped(12);
+      assertThat(guard.mightContain(12L)).isTrue();
+    }
+  }
+
   /** A subtype of CompletableFuture: the interceptor could not return a stage of its own. */
   public static class OwnFuture<T> extends CompletableFuture<T> {}
 

@@ -1,6 +1,14 @@
 package io.github.cuckooguard.spring.internal;
 
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
@@ -130,9 +138,108 @@ enum WriteOutcome {
     if (java.util.concurrent.Flow.Publisher.class.isAssignableFrom(type)) {
       return "it returns " + type.getName() + ", a publisher the guard cannot follow";
     }
+    String deferred = deferred(type);
+    if (deferred != null) {
+      return "it returns "
+          + type.getName()
+          + " (a "
+          + deferred
+          + "), which the guard cannot follow";
+    }
+    if (isAsync(method)) {
+      return null; // the value is made on the executor's thread, after the write
+    }
+    String carried = carried(method.getGenericReturnType(), new HashSet<>(), 0);
+    if (carried != null) {
+      return "it returns "
+          + method.getGenericReturnType().getTypeName()
+          + ", which carries a "
+          + carried
+          + " (a deferred result inside the value: the guard would end the write when the method"
+          + " returns, not when that result completes)";
+    }
+    return null;
+  }
+
+  /** The deferred type {@code type} is or implements ({@code Future}, a publisher...), or null. */
+  private static @Nullable String deferred(Class<?> type) {
+    if (Future.class.isAssignableFrom(type)) {
+      return Future.class.getName();
+    }
+    if (CompletionStage.class.isAssignableFrom(type)) {
+      return CompletionStage.class.getName();
+    }
+    if (java.util.concurrent.Flow.Publisher.class.isAssignableFrom(type)) {
+      return java.util.concurrent.Flow.Publisher.class.getName();
+    }
     for (String name : UNOBSERVABLE) {
       if (isAssignableTo(type, name)) {
-        return "it returns " + type.getName() + " (a " + name + "), which the guard cannot follow";
+        return name;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A deferred type inside a value of {@code type}: a type argument ({@code Optional<Future<T>>},
+   * {@code List<CompletableFuture<T>>}), an array's element type, or a record's component, searched
+   * a few levels deep; null if there is none. {@code Class<...>} arguments name types, not values,
+   * and are skipped.
+   */
+  private static @Nullable String carried(Type type, Set<Type> seen, int depth) {
+    if (depth > 4 || !seen.add(type)) {
+      return null;
+    }
+    if (depth > 0 && type instanceof Class<?> c) {
+      String deferred = deferred(c);
+      if (deferred != null) {
+        return deferred;
+      }
+    }
+    if (type instanceof ParameterizedType p) {
+      if (p.getRawType() == Class.class) {
+        return null;
+      }
+      for (Type argument : p.getActualTypeArguments()) {
+        String found = carried(argument, seen, depth + 1);
+        if (found != null) {
+          return found;
+        }
+      }
+      return carried(p.getRawType(), seen, depth);
+    }
+    if (type instanceof GenericArrayType a) {
+      return carried(a.getGenericComponentType(), seen, depth + 1);
+    }
+    if (type instanceof WildcardType w) {
+      for (Type bound : w.getUpperBounds()) {
+        String found = carried(bound, seen, depth + 1);
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+    if (type instanceof TypeVariable<?> v) {
+      for (Type bound : v.getBounds()) {
+        String found = carried(bound, seen, depth + 1);
+        if (found != null) {
+          return found;
+        }
+      }
+      return null;
+    }
+    if (type instanceof Class<?> c) {
+      if (c.isArray()) {
+        return carried(c.getComponentType(), seen, depth + 1);
+      }
+      if (c.isRecord()) {
+        for (RecordComponent component : c.getRecordComponents()) {
+          String found = carried(component.getGenericType(), seen, depth + 1);
+          if (found != null) {
+            return found;
+          }
+        }
       }
     }
     return null;
