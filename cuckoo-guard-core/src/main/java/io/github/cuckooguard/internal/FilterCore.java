@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -103,9 +104,20 @@ public final class FilterCore extends FilterCorePadTail {
    * the release is a release store (no fence on x86); taking the lock is one compare-and-set, as
    * there. The compare-and-set that takes the lock reads the 0 of the previous holder's release
    * store, so everything a holder wrote happens-before whatever the next holder reads. Not
-   * reentrant: no path that holds it takes it again.
+   * reentrant: no path that holds it takes it again. Waiting: {@link #lockContended}.
    */
   private volatile int lockState;
+
+  /**
+   * The thread first in line for the writer lock, which alone polls for it, or null. While one is
+   * set, a thread that would take the lock joins the line instead (so a holder that takes the lock
+   * again at once, as {@code addAll} does between batches, lets the waiter in first), and a holder
+   * that gives the lock back unparks it.
+   */
+  private volatile @Nullable Thread lockWaiter;
+
+  /** The line behind {@link #lockWaiter}: its threads are parked in this lock's own queue. */
+  private final ReentrantLock lockLine = new ReentrantLock();
 
   /** Successful adds and removes (and growths) so far; under the lock. Dumps compare it. */
   private long writes;
@@ -333,42 +345,65 @@ public final class FilterCore extends FilterCorePadTail {
   // ---- the writer lock ----
 
   private void lock() {
-    if (!LOCK.compareAndSet(this, 0, 1)) {
+    if (lockWaiter != null || !LOCK.compareAndSet(this, 0, 1)) {
       lockContended();
     }
   }
 
   /**
-   * Waits for the writer lock: spins {@value #SPINS} times (holds are mostly one add or remove,
-   * tens of nanoseconds), then parks in steps of {@value #PARK_NANOS} ns, polling: there is no
-   * queue of waiters, the holder's release wakes nobody, a waiter notices within one step. Holds
-   * that take longer (a copy or a dump chunk of a large filter, a growth) cost a waiter those
-   * steps, not CPU. An interrupt is left set and does not end the wait, as with {@code
-   * ReentrantLock.lock}; while it is set the wait yields instead of parking (a park would return at
-   * once). Measured against {@code ReentrantLock} (2, 4 and 8 threads adding and removing on one
-   * filter, 2 cores): throughput within the same bimodal spread, longest add-remove pair shorter.
+   * Waits for the writer lock. First spins {@value #SPINS} times (holds are mostly one add or
+   * remove, tens of nanoseconds) while no thread is in line. Then joins the line ({@link
+   * #lockLine}, whose waiters are parked in its queue, using no CPU); the thread at its head
+   * becomes {@link #lockWaiter} and takes the lock as soon as it is free: the holder's release
+   * unparks it, and it also polls, after {@value #PARK_NANOS} ns and then at twice the interval
+   * each time up to {@value #MAX_PARK_NANOS} ns. Only a release at the moment the waiter arrives
+   * can miss it (the release store is not a fence, so the release may read no waiter yet while the
+   * waiter still reads the lock held); the first poll bounds that wait. Any later release sees the
+   * waiter and unparks it, and an unpark that comes before the park is kept by it. So a long hold
+   * costs the waiter a dozen wakeups a millisecond at first and one a millisecond after. Threads
+   * arriving meanwhile queue behind it rather than barge, so a holder that takes the lock again at
+   * once cannot keep a waiter out. An interrupt does not end the wait: it is cleared while parking
+   * and set again once the lock is held, as {@code ReentrantLock.lock} does.
    */
   private void lockContended() {
-    for (int tries = 1; ; tries++) {
-      if (lockState == 0 && LOCK.compareAndSet(this, 0, 1)) {
+    for (int i = 0; i < SPINS; i++) {
+      if (lockWaiter == null && lockState == 0 && LOCK.compareAndSet(this, 0, 1)) {
         return;
       }
-      if (tries < SPINS) {
-        Thread.onSpinWait();
-      } else if (Thread.currentThread().isInterrupted()) {
-        Thread.yield();
-      } else {
-        LockSupport.parkNanos(this, PARK_NANOS);
+      Thread.onSpinWait();
+    }
+    boolean interrupted = false;
+    lockLine.lock();
+    try {
+      lockWaiter = Thread.currentThread();
+      long park = PARK_NANOS;
+      while (!(lockState == 0 && LOCK.compareAndSet(this, 0, 1))) {
+        LockSupport.parkNanos(this, park);
+        park = Math.min(2 * park, MAX_PARK_NANOS);
+        if (Thread.interrupted()) {
+          interrupted = true;
+        }
       }
+    } finally {
+      lockWaiter = null;
+      lockLine.unlock();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
   private void unlock() {
     LOCK.setRelease(this, 0);
+    Thread waiting = lockWaiter;
+    if (waiting != null) {
+      LockSupport.unpark(waiting);
+    }
   }
 
   private static final int SPINS = 16;
   private static final long PARK_NANOS = 20_000;
+  private static final long MAX_PARK_NANOS = 1_000_000;
 
   // ---- writes ----
 

@@ -187,7 +187,10 @@ class WriterLockLivenessTest {
 
   /**
    * An interrupted writer waiting behind a holder of 1 s: it must wait (as ReentrantLock.lock does)
-   * and keep its interrupt. Reports the CPU time it used while waiting.
+   * and keep its interrupt, and it must not spend the hold burning CPU: a waiter that yields in a
+   * loop while interrupted (the lock's first version) used 970–999 ms of the 1 s; parked, polling
+   * at most once a millisecond after the first few, it uses about 25 ms. The bound, 400 ms, leaves
+   * room for a slow or loaded machine.
    */
   @Test
   @Timeout(value = 20, unit = TimeUnit.SECONDS)
@@ -233,5 +236,10 @@ class WriterLockLivenessTest {
     assertThat(waiter.isAlive()).as("and gets it once released").isFalse();
     assertThat(interrupted).as("the interrupt is left set").isTrue();
     assertThat(core.contains(hash(9))).isTrue();
+    if (mx.isCurrentThreadCpuTimeSupported()) {
+      assertThat(cpu.get())
+          .as("CPU ns the interrupted waiter used behind a 1 s hold")
+          .isLessThan(TimeUnit.MILLISECONDS.toNanos(400));
+    }
   }
 }
