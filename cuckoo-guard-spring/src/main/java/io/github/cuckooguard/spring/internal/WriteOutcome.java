@@ -200,46 +200,40 @@ enum WriteOutcome {
       if (p.getRawType() == Class.class) {
         return null;
       }
-      for (Type argument : p.getActualTypeArguments()) {
-        String found = carried(argument, seen, depth + 1);
-        if (found != null) {
-          return found;
-        }
-      }
-      return carried(p.getRawType(), seen, depth);
+      String found = carried(p.getActualTypeArguments(), seen, depth + 1);
+      return found != null ? found : carried(p.getRawType(), seen, depth);
     }
     if (type instanceof GenericArrayType a) {
       return carried(a.getGenericComponentType(), seen, depth + 1);
     }
     if (type instanceof WildcardType w) {
-      for (Type bound : w.getUpperBounds()) {
-        String found = carried(bound, seen, depth + 1);
-        if (found != null) {
-          return found;
-        }
-      }
-      return null;
+      return carried(w.getUpperBounds(), seen, depth + 1);
     }
     if (type instanceof TypeVariable<?> v) {
-      for (Type bound : v.getBounds()) {
-        String found = carried(bound, seen, depth + 1);
-        if (found != null) {
-          return found;
-        }
-      }
-      return null;
+      return carried(v.getBounds(), seen, depth + 1);
     }
     if (type instanceof Class<?> c) {
       if (c.isArray()) {
         return carried(c.getComponentType(), seen, depth + 1);
       }
       if (c.isRecord()) {
-        for (RecordComponent component : c.getRecordComponents()) {
-          String found = carried(component.getGenericType(), seen, depth + 1);
-          if (found != null) {
-            return found;
-          }
+        RecordComponent[] components = c.getRecordComponents();
+        Type[] types = new Type[components.length];
+        for (int i = 0; i < types.length; i++) {
+          types[i] = components[i].getGenericType();
         }
+        return carried(types, seen, depth + 1);
+      }
+    }
+    return null;
+  }
+
+  /** The first deferred type {@link #carried} finds in one of {@code types}, or null. */
+  private static @Nullable String carried(Type[] types, Set<Type> seen, int depth) {
+    for (Type t : types) {
+      String found = carried(t, seen, depth);
+      if (found != null) {
+        return found;
       }
     }
     return null;
